@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { SequelizeModule } from '@nestjs/sequelize';
+import { AbilitiesGuard } from './auth/abilities.guard';
+import { AuthGuard } from './auth/auth.guard';
+import { UserContextService } from './auth/user-context.service';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditEntry } from './audit/audit-entry.model';
+import { AuditService } from './audit/audit.service';
+import { CodedErrorFilter } from './common/error.filter';
+import { RequestContextInterceptor } from './common/request-context.interceptor';
+import { DatabaseModule } from './db/database.module';
+import { Division } from './facilities/division.model';
+import { Facility } from './facilities/facility.model';
+import { IdentityKeys } from './identity/identity-keys.service';
+import { LiveModule } from './live/live.module';
+import { GroupOrganization } from './organizations/group-organization.model';
+import { ItpOrganization } from './organizations/itp-organization.model';
+import { OutboxMessage } from './outbox/outbox-message.model';
+import { OutboxModule } from './outbox/outbox.module';
+import { SettingsController } from './settings/settings.controller';
+import { UserContextController } from './users/user-context.controller';
+import { UserDivision } from './users/user-division.model';
+import { User } from './users/user.model';
+import { CoreModule } from './core.module';
+import { FacilitiesModule } from './facilities/facilities.module';
+import { ClaimsModule } from './claims/claims.module';
+import { IdentityModule } from './identity/identity.module';
+
+@Module({
+  imports: [
+    DatabaseModule,
+    SequelizeModule.forFeature([User, UserDivision, Facility, Division, ItpOrganization, GroupOrganization, AuditEntry, OutboxMessage]),
+    CoreModule,
+    OutboxModule,
+    LiveModule,
+    IdentityModule,
+    FacilitiesModule,
+    ClaimsModule,
+  ],
+  controllers: [SettingsController, UserContextController],
+  providers: [
+    { provide: APP_FILTER, useClass: CodedErrorFilter },
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: AbilitiesGuard },
+    { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import type { UserContext } from '@crisis/forms';
+import { AuditEntry } from './audit-entry.model';
+
+const SECRET_KEYS = /password|token|secret|code$/i;
+
+/** Drops secrets (passwords, tokens, one-time codes) from a body before it is stored. */
+export function redact(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(redact);
+  if (body && typeof body === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) out[k] = SECRET_KEYS.test(k) ? '***' : redact(v);
+    return out;
+  }
+  return body;
+}
+
+export interface AuditRecord {
+  mainAction: string;
+  kind: string;
+  user?: Pick<UserContext, 'id' | 'firstName' | 'lastName' | 'email' | 'role' | 'organizationName' | 'facilityId' | 'divisionName'> | null;
+  success: boolean;
+  method?: string;
+  path?: string;
+  statusCode?: number;
+  correlationId?: string;
+  body?: unknown;
+  values?: Record<string, unknown>;
+}
+
+@Injectable()
+export class AuditService {
+  /** Appends an entry; inside a transaction (CLS) it commits or rolls back with the change it records. */
+  async record(r: AuditRecord): Promise<void> {
+    await AuditEntry.create({
+      mainAction: r.mainAction,
+      kind: r.kind,
+      userId: r.user?.id ?? null,
+      userName: r.user ? `${r.user.firstName} ${r.user.lastName}` : null,
+      email: r.user?.email ?? null,
+      userType: r.user?.role ?? null,
+      organization: r.user?.organizationName ?? null,
+      facilityId: (r.values?.facilityId as number | undefined) ?? r.user?.facilityId ?? null,
+      division: r.user?.divisionName ?? null,
+      success: r.success,
+      method: r.method ?? null,
+      path: r.path ?? null,
+      statusCode: r.statusCode ?? null,
+      correlationId: r.correlationId ?? null,
+      body: r.body === undefined ? null : redact(r.body),
+      values: r.values ?? null,
+    });
+  }
+}

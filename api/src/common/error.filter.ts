@@ -1,0 +1,80 @@
+import fs from 'fs';
+import path from 'path';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import { CORRELATION_ID_HEADER, DEFAULT_MESSAGES, ERROR_HEADER, ErrorCode, type CodedErrorBody } from '@crisis/forms';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UniqueConstraintError, ForeignKeyConstraintError, DatabaseError } from 'sequelize';
+import { CodedError } from './coded-error';
+import { requestContext } from './request-context';
+import { config } from '../config';
+
+const UI_INDEX = path.join(config.uiDist, 'index.html');
+/** The UI uses real paths (/facilities/12): any GET outside the API that matched no route is the UI's. */
+const isUiRoute = (req: FastifyRequest) =>
+  req.method === 'GET' && !/^\/(api|socket\.io|identity)(\/|$|\?)/.test(req.url) && fs.existsSync(UI_INDEX);
+
+/** HTTP statuses Nest or Fastify raise on their own, mapped to our codes. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: ErrorCode.Invalid,
+  401: ErrorCode.Unauthorized,
+  403: ErrorCode.Forbidden,
+  404: ErrorCode.NotFound,
+  405: ErrorCode.NotFound,
+  409: ErrorCode.Invalid,
+  413: ErrorCode.Invalid,
+  415: ErrorCode.Invalid,
+  422: ErrorCode.Invalid,
+};
+
+/** Turns every failure into a coded error: header JSON + body + correlation id; never leaks internals. */
+@Catch()
+export class CodedErrorFilter implements ExceptionFilter {
+  private readonly log = new Logger('errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    if (exception instanceof NotFoundException && isUiRoute(request)) {
+      reply.type('text/html').send(fs.createReadStream(UI_INDEX));
+      return;
+    }
+    const { status, body } = this.toBody(exception);
+    const correlationId = requestContext.getStore()?.correlationId ?? String(request.id);
+    body.correlationId = correlationId;
+    if (status >= 500) this.log.error({ err: exception, correlationId, path: request.url }, 'unexpected error');
+    reply
+      .status(status)
+      .header(CORRELATION_ID_HEADER, correlationId)
+      // Header values must be ASCII: the payload may hold names, so it is URI-encoded inside the JSON.
+      .header(ERROR_HEADER, JSON.stringify({ code: body.code, defaultMessage: body.defaultMessage, payload: encodePayload(body.payload) }))
+      .send(body);
+  }
+
+  private toBody(exception: unknown): { status: number; body: CodedErrorBody } {
+    if (exception instanceof CodedError)
+      return {
+        status: exception.status,
+        body: { code: exception.code, defaultMessage: exception.message, payload: exception.payload, fields: exception.fields },
+      };
+    if (exception instanceof UniqueConstraintError)
+      return { status: 409, body: { code: ErrorCode.NotUnique, defaultMessage: DEFAULT_MESSAGES[ErrorCode.NotUnique] } };
+    if (exception instanceof ForeignKeyConstraintError)
+      return { status: 400, body: { code: ErrorCode.Invalid, defaultMessage: DEFAULT_MESSAGES[ErrorCode.Invalid] } };
+    if (exception instanceof DatabaseError && /invalid input syntax|out of range/.test(exception.message))
+      return { status: 400, body: { code: ErrorCode.Invalid, defaultMessage: DEFAULT_MESSAGES[ErrorCode.Invalid] } };
+    const status =
+      exception instanceof HttpException
+        ? exception.getStatus()
+        : typeof (exception as any)?.statusCode === 'number'
+          ? (exception as any).statusCode // Fastify's own errors (bad JSON, body too large)
+          : 500;
+    const code = CODE_BY_STATUS[status] ?? ErrorCode.Unexpected;
+    const finalStatus = code === ErrorCode.Unexpected ? 500 : status;
+    return { status: finalStatus, body: { code, defaultMessage: DEFAULT_MESSAGES[code] } };
+  }
+}
+
+function encodePayload(payload: unknown): unknown {
+  if (payload === undefined || payload === null) return payload;
+  return encodeURIComponent(JSON.stringify(payload));
+}

@@ -1,0 +1,20 @@
+import { AsyncLocalStorage } from 'async_hooks';
+import type { UserContext } from '@crisis/forms';
+
+/** What is known about the request being served, for the audit entry and the logs. */
+export interface RequestContext {
+  correlationId: string;
+  user?: UserContext;
+  /** Facts an action wants to see in its audit entry's "values" (facilityId, divisionId, ...). */
+  auditValues: Record<string, unknown>;
+  /** Overrides the audit entry's main action (defaults to the route's). */
+  auditAction?: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Adds facts to the current request's audit entry. */
+export function auditValues(values: Record<string, unknown>): void {
+  const ctx = requestContext.getStore();
+  if (ctx) Object.assign(ctx.auditValues, values);
+}

@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { randomUUID } from 'crypto';
+import fs from 'fs';
+import path from 'path';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import fastifyStatic from '@fastify/static';
+import { Pool } from 'pg';
+import { CORRELATION_ID_HEADER, ERROR_HEADER, TOKEN_REVOKED_HEADER } from '@crisis/forms';
+import { AppModule } from './app.module';
+import { config } from './config';
+import { formSchemaComponents } from './common/openapi';
+import { IdentityServer } from './identity/identity.server';
+import { PgIoAdapter } from './live/pg-io.adapter';
+
+const EXPOSED_HEADERS = ['Content-Range', 'Content-Disposition', ERROR_HEADER, CORRELATION_ID_HEADER, TOKEN_REVOKED_HEADER];
+
+async function bootstrap() {
+  const adapter = new FastifyAdapter({
+    trustProxy: true,
+    bodyLimit: 21 * 1024 * 1024,
+    // The correlation id of spec 03 §8: taken from the caller when given, otherwise new.
+    genReqId: (req) => {
+      const given = req.headers[CORRELATION_ID_HEADER];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bufferLogs: false });
+  app.enableCors({ origin: true, credentials: true, exposedHeaders: EXPOSED_HEADERS });
+  app.enableShutdownHooks();
+
+  const wsPool = new Pool({ connectionString: config.databaseUrl, max: 2 });
+  app.useWebSocketAdapter(new PgIoAdapter(app, wsPool));
+
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // The OpenID Connect provider is an Express app (oidc-provider is ESM and Koa-based); it gets
+  // /identity requests raw, before Fastify parses anything.
+  const identity = await app.get(IdentityServer).handler();
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (req.raw.url === '/identity' || req.raw.url?.startsWith('/identity/')) {
+      reply.hijack();
+      identity(req.raw, reply.raw);
+      return;
+    }
+    done();
+  });
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Crisis Placement Platform API')
+      .setDescription(
+        'Coded errors (spec 03 §8) arrive in the x-error header and the body; list calls follow ra-data-simple-rest (sort, range, filter, Content-Range).',
+      )
+      .setVersion('0.1.0')
+      .addBearerAuth()
+      .build(),
+  );
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...(formSchemaComponents() as any) } };
+  fastify.get('/api/openapi.json', async () => document);
+
+  // The UI's built files; other non-API paths get index.html from the error filter (real routes, no hash).
+  if (fs.existsSync(path.join(config.uiDist, 'index.html'))) {
+    await fastify.register(fastifyStatic, { root: config.uiDist, wildcard: false, index: false });
+  }
+  await app.listen(config.port, config.host);
+  new Logger('api').log(`listening on ${config.publicUrl}`);
+}
+
+bootstrap().catch((err) => {
+  console.error('API failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Op } from 'sequelize';
+import { ErrorCode } from '@crisis/forms';
+import { config } from '../config';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CodedError } from '../common/coded-error';
+import { OutboxMessage } from './outbox-message.model';
+
+/** Demo tools (spec 03 §2): the outbox of e-mails, SMS and calls, for a demo with no provider configured. */
+@ApiTags('demo-tools')
+@Controller('api/demo-tools')
+export class OutboxController {
+  @Get('outbox')
+  @CheckAbility('access', 'DemoTools')
+  async list(@Query('channel') channel?: string, @Query('to') to?: string) {
+    if (!config.demoTools) throw new CodedError(404, ErrorCode.NotFound);
+    if (channel !== undefined && !['email', 'sms', 'call'].includes(channel))
+      throw new CodedError(400, ErrorCode.Invalid, undefined, [{ field: 'channel', key: 'enum', message: 'Invalid value' }]);
+    const rows = await OutboxMessage.findAll({
+      where: {
+        ...(channel ? { channel } : {}),
+        ...(to ? { recipient: { [Op.iLike]: to.slice(0, 255) } } : {}),
+      },
+      order: [['createdAt', 'DESC']],
+      limit: 200,
+    });
+    return rows.map((r) => r.toJSON());
+  }
+}

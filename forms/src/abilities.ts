@@ -1,0 +1,106 @@
+import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { DivisionType, UserType } from './enums';
+import type { AbilityUser } from './user-context';
+
+/**
+ * The ability table: what each of the six roles may do (spec 03 §6, plus the division-type gates).
+ * Written once; the API's guards and the UI's menus and buttons both read it.
+ *
+ * Subjects are domain objects (Facility, Division, User, ...) and pages that are not objects
+ * (PastCases, ProviderCases, UnlockUsers, FacilitySettings, DemoTools, SmsNotifications).
+ */
+export type Action = 'manage' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'access';
+export type Subject =
+  | 'all'
+  | 'Facility'
+  | 'Division'
+  | 'User'
+  | 'Claim'
+  | 'AuditLog'
+  | 'Group'
+  | 'Payer'
+  | 'BillingCode'
+  | 'PatientTag'
+  | 'EvaluationForm'
+  | 'Patient'
+  | 'ItpOrganization'
+  | 'Case'
+  | 'PastCases'
+  | 'ProviderCases'
+  | 'UnlockUsers'
+  | 'FacilitySettings'
+  | 'SmsNotifications'
+  | 'NotificationBell'
+  | 'DemoTools'
+  | 'Profile';
+export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
+
+/** Division-type gates of case actions: any division, all but some types, referring, source, EHR-integrated. */
+export type DivisionGate =
+  | { kind: 'any' }
+  | { kind: 'except'; types: DivisionType[] }
+  | { kind: 'referring' }
+  | { kind: 'source' }
+  | { kind: 'ehrIntegrated' };
+
+export function passesDivisionGate(user: AbilityUser, gate: DivisionGate): boolean {
+  switch (gate.kind) {
+    case 'any':
+      return true;
+    case 'except':
+      return !user.divisionType || !gate.types.includes(user.divisionType);
+    case 'referring':
+      return user.divisionType === DivisionType.Referring;
+    case 'source':
+      return user.divisionType === DivisionType.Source;
+    case 'ehrIntegrated':
+      return user.isIntegratedWithEMR;
+  }
+}
+
+export function defineAbilityFor(user: AbilityUser): AppAbility {
+  const { can, cannot, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
+
+  // Everyone signed in: own profile, the claims API, the demo tools of a demo deployment.
+  can(['read', 'update'], 'Profile', { id: user.id } as any);
+  can(['read', 'create', 'update'], 'Claim');
+  can('access', 'DemoTools');
+
+  switch (user.role) {
+    case UserType.ItpAdmin:
+      can('manage', ['Facility', 'Division', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm']);
+      can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
+      can('read', 'Case');
+      can('access', ['PastCases', 'SmsNotifications']);
+      break;
+    case UserType.ItpUser:
+      can('list', 'User');
+      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications']);
+      can('read', 'Case');
+      break;
+    case UserType.ItpProvider:
+      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications']);
+      can('read', 'Case');
+      break;
+    case UserType.FacilityAdmin:
+      // Her own facility only: its users, its settings (MFA, SSO) and its audit log.
+      can('manage', 'User', { organizationId: user.organizationId } as any);
+      can('read', 'Facility', { id: user.facilityId } as any);
+      can('update', 'Facility', ['isMfaEnabled'], { id: user.facilityId } as any);
+      can('read', 'Division', { facilityId: user.facilityId } as any);
+      can('access', ['FacilitySettings', 'PastCases']);
+      can('read', 'AuditLog', { facilityId: user.facilityId } as any);
+      can('read', 'Case');
+      break;
+    case UserType.FacilityUser:
+      can('read', 'Case');
+      // Past cases are a source-side review: not for users of a Referring division.
+      if (passesDivisionGate(user, { kind: 'except', types: [DivisionType.Referring] })) can('access', 'PastCases');
+      break;
+    case UserType.GroupUser:
+      can('access', ['PastCases', 'NotificationBell']);
+      cannot('read', 'Case');
+      break;
+  }
+  return build();
+}

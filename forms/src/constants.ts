@@ -1,0 +1,27 @@
+/** Business constants of spec 03 §9. */
+export const TEXT_MEDIUM = 255;
+export const TEXT_LARGE = 6000;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 250;
+export const IDLE_LOGOUT_MS = 900_000;
+export const IDLE_WARNING_MS = 120_000;
+export const IDLE_COUNTDOWN_TICK_MS = 50;
+export const CLAIM_POLL_MS = 10_000;
+export const MEDICAL_INFO_CLAIM_RENEW_MS = 30_000;
+export const CLAIM_DEFAULT_EXTEND_SECONDS = 60;
+export const DEFAULT_DIVISION_SCORE = 70;
+export const MAX_PAGER_PAGES = 7;
+export const SIMPLE_LIST_PAGE_SIZE = 10;
+export const DEFAULT_PAGE_SIZE = 25;
+export const UPLOAD_MAX_BYTES = 20_971_520;
+export const TOAST_AUTO_CLOSE_MS = 10_000;
+export const LAST_LOGIN_WARNING_DAYS = 90;
+export const LAST_LOGIN_DANGER_DAYS = 180;
+export const USER_SEARCH_MIN_CHARS = 3;
+/** Failed password attempts before the account is locked (passwordLockedOut). */
+export const DEFAULT_LOCKOUT_MAX_FAILURES = 5;
+/** Headers of the coded-error protocol (spec 03 §8). */
+export const ERROR_HEADER = 'x-error';
+export const CORRELATION_ID_HEADER = 'x-correlation-id';
+/** A 403 carrying this header means the access token was revoked: renew once and retry. */
+export const TOKEN_REVOKED_HEADER = 'x-token-revoked';

@@ -1,0 +1,56 @@
+/** The error vocabulary of spec 03 §8, shared by server and client. */
+export const ErrorCode = {
+  Unexpected: 'UNEXP',
+  NotFound: 'NTFND',
+  Invalid: 'INV',
+  Unauthorized: 'UNAUTH',
+  Forbidden: 'FRBD',
+  WrongCurrentPassword: 'OPWD',
+  NotUnique: 'INV.NOT.UNIQ',
+  DeactivateFacilityWithGroups: 'INV.DEACTIVATE.FACILITY.WITH.GROUPS',
+  DeactivateFacilityWithActiveCases: 'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES',
+  DeactivateFacilityWithActiveDivisions: 'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS',
+  DeactivateDivisionWithActiveCases: 'INV.DEACTIVATE.DIVISION.WITH.ACTIVE.CASES',
+  DeactivateDivisionWithCredentialedProviders: 'INV.DEACTIVATE.DIVISION.WITH.CREDENTIALED.PROVIDERS',
+  ObjectAlreadyClaimed: 'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED',
+  ClaimOverdueOrInactive: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE',
+  DivisionAlreadyClaimed: 'INV.DIVISION.ALREADY.CLAIMED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | string;
+
+export const DEFAULT_MESSAGES: Record<string, string> = {
+  UNEXP: 'Unexpected exception had happened',
+  NTFND: 'Requested data not found',
+  INV: 'Invalid request data',
+  UNAUTH: "You don't have permission to perform this action",
+  FRBD: "You don't have permission to perform this action",
+  OPWD: 'Current password invalid',
+  'INV.NOT.UNIQ': 'Value is not unique',
+  'INV.DEACTIVATE.FACILITY.WITH.GROUPS': 'The facility belongs to group organizations',
+  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES': 'The facility has active cases',
+  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS': 'The facility has active divisions',
+  'INV.DEACTIVATE.DIVISION.WITH.ACTIVE.CASES': 'The division has active cases',
+  'INV.DEACTIVATE.DIVISION.WITH.CREDENTIALED.PROVIDERS': 'The division has credentialed providers',
+  'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED': 'The object is already claimed by another user',
+  'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': 'The claim is overdue or inactive',
+  'INV.DIVISION.ALREADY.CLAIMED': 'The division is already claimed',
+};
+
+/** One field-level problem, keyed for translation as errors.{key} (spec 03 §5). */
+export interface FieldError {
+  /** Dotted path of the field, e.g. "address.zipCode". */
+  field: string;
+  /** Translation key: required, maxLength, pattern, notUnique, ... */
+  key: string;
+  message: string;
+}
+
+/** The body and x-error header of every failed API call. */
+export interface CodedErrorBody {
+  code: ErrorCode;
+  defaultMessage: string;
+  payload?: unknown;
+  /** Field errors of a validation failure (code INV) or a uniqueness failure (INV.NOT.UNIQ). */
+  fields?: FieldError[];
+  correlationId?: string;
+}

@@ -1,0 +1,4 @@
+export * from './common';
+export * from './facility';
+export * from './claims';
+export * from './auth';

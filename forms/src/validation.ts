@@ -1,0 +1,143 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { AGE_BANDS, DivisionType, criteriaAllowedFor, type ReferringType } from './enums';
+import type { FieldError } from './errors';
+import { claimCreateSchema, claimExtendSchema } from './schemas/claims';
+import { changePasswordSchema } from './schemas/auth';
+import {
+  divisionListFilterSchema,
+  divisionSchema,
+  facilityListFilterSchema,
+  facilityMfaSchema,
+  facilitySchema,
+} from './schemas/facility';
+
+export const REQUIRED_MESSAGE = 'This field is required';
+
+/** Rules a JSON Schema cannot say clearly; run after the schema passes its own checks. */
+type Rules = (data: any) => FieldError[];
+
+const required = (field: string): FieldError => ({ field, key: 'required', message: REQUIRED_MESSAGE });
+const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+
+/** Division rules of spec 03 §5 that depend on the division type. */
+export const divisionRules: Rules = (d) => {
+  const errors: FieldError[] = [];
+  if (d.type === DivisionType.Source) {
+    if (isEmpty(d.sourceType)) errors.push(required('sourceType'));
+    if (isEmpty(d.requestTypes)) errors.push(required('requestTypes'));
+    if (isEmpty(d.contacts?.phone1)) errors.push(required('contacts.phone1'));
+  }
+  if (d.type === DivisionType.Referring) {
+    if (isEmpty(d.contacts?.phone1)) errors.push(required('contacts.phone1'));
+    if (isEmpty(d.contacts?.fax1)) errors.push(required('contacts.fax1'));
+    if (isEmpty(d.referringType)) errors.push(required('referringType'));
+    const allowed = criteriaAllowedFor(d.referringType as ReferringType);
+    if (allowed.length > 0 && isEmpty(d.criteria)) errors.push(required('criteria'));
+    for (const c of d.criteria ?? [])
+      if (!allowed.includes(c))
+        errors.push({ field: 'criteria', key: 'enum', message: `Criteria ${c} is not allowed for this referring type` });
+    if (isEmpty(d.genders)) errors.push(required('genders'));
+    if (d.score === null || d.score === undefined) errors.push(required('score'));
+    if (typeof d.veteranOnly !== 'boolean') errors.push(required('veteranOnly'));
+    if (typeof d.extendMaximumCallbackTime !== 'boolean') errors.push(required('extendMaximumCallbackTime'));
+    if (!d.acceptedPatients) errors.push(required('acceptedPatients'));
+    else errors.push(...acceptedPatientsRules(d.acceptedPatients, 'acceptedPatients'));
+  }
+  return errors;
+};
+
+/** At least one option; every active band needs from and to, with to at least from. */
+export function acceptedPatientsRules(ap: any, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const active = AGE_BANDS.filter((b) => ap[b]?.isActive);
+  if (!ap.allAges && active.length === 0)
+    errors.push({ field: path, key: 'atLeastOneOptionIsRequired', message: 'At least one option is required' });
+  if (!ap.allAges)
+    for (const b of active) {
+      const { from, to } = ap[b];
+      if (from === null || from === undefined) errors.push(required(`${path}.${b}.from`));
+      if (to === null || to === undefined) errors.push(required(`${path}.${b}.to`));
+      if (typeof from === 'number' && typeof to === 'number' && to < from)
+        errors.push({ field: `${path}.${b}.to`, key: 'toBeforeFrom', message: 'To must be at least From' });
+    }
+  return errors;
+}
+
+export const changePasswordRules: Rules = (d) => {
+  const errors: FieldError[] = [];
+  if (d.newPassword && d.newPassword === d.currentPassword)
+    errors.push({ field: 'newPassword', key: 'mustDiffer', message: 'New password must differ from the current one' });
+  if (d.newPassword && d.confirmPassword !== d.newPassword)
+    errors.push({ field: 'confirmPassword', key: 'passwordsDoNotMatch', message: 'Passwords do not match' });
+  return errors;
+};
+
+/** Every request and form schema, by name. The API's pipe and the UI's forms look them up here. */
+export const SCHEMAS = {
+  facility: { schema: facilitySchema },
+  facilityMfa: { schema: facilityMfaSchema },
+  division: { schema: divisionSchema, rules: divisionRules },
+  facilityListFilter: { schema: facilityListFilterSchema },
+  divisionListFilter: { schema: divisionListFilterSchema },
+  claimCreate: { schema: claimCreateSchema },
+  claimExtend: { schema: claimExtendSchema },
+  changePassword: { schema: changePasswordSchema, rules: changePasswordRules },
+} satisfies Record<string, { schema: object; rules?: Rules }>;
+export type SchemaName = keyof typeof SCHEMAS;
+
+const MESSAGES: Record<string, (e: ErrorObject) => string> = {
+  required: () => REQUIRED_MESSAGE,
+  minItems: () => REQUIRED_MESSAGE,
+  maxLength: (e) => `Must be at most ${(e.params as any).limit} characters`,
+  minLength: (e) => `Must be at least ${(e.params as any).limit} characters`,
+  pattern: () => 'Invalid format',
+  enum: () => 'Invalid value',
+  type: (e) => `Must be ${(e.params as any).type}`,
+  minimum: (e) => `Must be at least ${(e.params as any).limit}`,
+  maximum: (e) => `Must be at most ${(e.params as any).limit}`,
+  additionalProperties: (e) => `Unknown field ${(e.params as any).additionalProperty}`,
+};
+
+function toFieldError(e: ErrorObject): FieldError {
+  const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  let field = base;
+  if (e.keyword === 'required') field = [base, (e.params as any).missingProperty].filter(Boolean).join('.');
+  if (e.keyword === 'additionalProperties') field = [base, (e.params as any).additionalProperty].filter(Boolean).join('.');
+  const key = e.keyword === 'minItems' ? 'required' : e.keyword;
+  return { field, key, message: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid value'))(e) };
+}
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function getValidator(name: SchemaName): ValidateFunction {
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, $data: true });
+    addFormats(ajv);
+  }
+  let v = compiled.get(name);
+  if (!v) {
+    v = ajv.compile(SCHEMAS[name].schema);
+    compiled.set(name, v);
+  }
+  return v;
+}
+
+/**
+ * Validates already-normalised data (see normalizeInput) against a named schema, then its rules.
+ * Applies schema defaults to `data` in place. Returns the field errors, empty when valid.
+ */
+export function validate(name: SchemaName, data: unknown): FieldError[] {
+  const v = getValidator(name);
+  if (!v(data)) {
+    // anyOf branches repeat the same problem; keep the first per field and keyword.
+    const seen = new Set<string>();
+    return (v.errors ?? [])
+      .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if')
+      .map(toFieldError)
+      .filter((e) => (seen.has(e.field + e.key) ? false : (seen.add(e.field + e.key), true)));
+  }
+  const rules = (SCHEMAS[name] as { rules?: Rules }).rules;
+  return rules ? rules(data) : [];
+}
