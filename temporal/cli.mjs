@@ -178,10 +178,16 @@ async function downloadRelease(dir) {
   }
   const url = `https://temporal.download/cli/archive/v${TEMPORAL_CLI_VERSION}?platform=${platform}&arch=${arch}`;
   say(`\`go\` not found: downloading ${url}`);
-  const res = await fetch(url, { redirect: 'follow' });
-  if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status} from ${url}`);
+  const hint = 'install Go ≥1.25 (the CLI is then built from source) or put `temporal` on PATH';
   const archive = join(dir, `temporal-${TEMPORAL_CLI_VERSION}.tar.gz.part`);
-  await pipeline(Readable.fromWeb(res.body), createWriteStream(archive));
+  try {
+    const res = await fetch(url, { redirect: 'follow' });
+    if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+    await pipeline(Readable.fromWeb(res.body), createWriteStream(archive));
+  } catch (err) {
+    rmSync(archive, { force: true });
+    throw new Error(`could not download the temporal CLI (${err.cause?.code ?? err.message}); ${hint}`);
+  }
   const staging = join(dir, '.extract');
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging);

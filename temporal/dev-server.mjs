@@ -1,7 +1,7 @@
 // Starts `temporal server start-dev` (the single-binary Temporal with SQLite) and waits until
 // its gRPC port answers. Plain Node ESM with no dependencies.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -104,14 +104,4 @@ export async function startTemporalDevServer({
     await new Promise((r) => setTimeout(r, 200));
   }
   return child;
-}
-
-/** `temporal operator cluster health` against an address; true when SERVING. */
-export async function clusterHealthy(address) {
-  const bin = await ensureTemporalCli();
-  const res = spawnSync(bin, ['operator', 'cluster', 'health', '--address', address], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  return res.status === 0 && /SERVING/.test(res.stdout);
 }

@@ -6,7 +6,6 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import fastifyStatic from '@fastify/static';
 import { Pool } from 'pg';
 import { CORRELATION_ID_HEADER, ERROR_HEADER, TOKEN_REVOKED_HEADER } from '@crisis/forms';
 import { AppModule } from './app.module';
@@ -22,7 +21,7 @@ async function bootstrap() {
     trustProxy: true,
     bodyLimit: 21 * 1024 * 1024,
     // The correlation id of spec 03 §8: taken from the caller when given, otherwise new.
-    genReqId: (req) => {
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers[CORRELATION_ID_HEADER];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
@@ -64,7 +63,7 @@ async function bootstrap() {
 
   // The UI's built files; other non-API paths get index.html from the error filter (real routes, no hash).
   if (fs.existsSync(path.join(config.uiDist, 'index.html'))) {
-    await fastify.register(fastifyStatic, { root: config.uiDist, wildcard: false, index: false });
+    app.useStaticAssets({ root: config.uiDist, wildcard: false, index: false });
   }
   await app.listen(config.port, config.host);
   new Logger('api').log(`listening on ${config.publicUrl}`);

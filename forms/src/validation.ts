@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AGE_BANDS, DivisionType, criteriaAllowedFor, type ReferringType } from './enums';
 import type { FieldError } from './errors';
-import { claimCreateSchema, claimExtendSchema } from './schemas/claims';
+import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
 import { changePasswordSchema } from './schemas/auth';
 import {
   divisionListFilterSchema,
@@ -82,6 +82,7 @@ export const SCHEMAS = {
   divisionListFilter: { schema: divisionListFilterSchema },
   claimCreate: { schema: claimCreateSchema },
   claimExtend: { schema: claimExtendSchema },
+  claimActualQuery: { schema: claimActualQuerySchema },
   changePassword: { schema: changePasswordSchema, rules: changePasswordRules },
 } satisfies Record<string, { schema: object; rules?: Rules }>;
 export type SchemaName = keyof typeof SCHEMAS;
@@ -104,8 +105,10 @@ function toFieldError(e: ErrorObject): FieldError {
   let field = base;
   if (e.keyword === 'required') field = [base, (e.params as any).missingProperty].filter(Boolean).join('.');
   if (e.keyword === 'additionalProperties') field = [base, (e.params as any).additionalProperty].filter(Boolean).join('.');
-  const key = e.keyword === 'minItems' ? 'required' : e.keyword;
-  return { field, key, message: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid value'))(e) };
+  // A blank required field arrives as null (normalizeInput), which is "required", not a type problem.
+  const isBlank = e.keyword === 'minItems' || (e.keyword === 'type' && e.data === null);
+  if (isBlank) return { field, key: 'required', message: REQUIRED_MESSAGE };
+  return { field, key: e.keyword, message: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid value'))(e) };
 }
 
 let ajv: Ajv | undefined;
@@ -113,7 +116,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 function getValidator(name: SchemaName): ValidateFunction {
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, $data: true });
+    ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, $data: true, verbose: true });
     addFormats(ajv);
   }
   let v = compiled.get(name);

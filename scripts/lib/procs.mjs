@@ -9,9 +9,11 @@
 
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { canConnect } from '../../temporal/dev-server.mjs';
+
+export { canConnect };
 
 const useColour = process.stdout.isTTY && !process.env.NO_COLOR;
 const COLOURS = [36, 35, 33, 32, 34, 91, 96, 95, 93, 92];
@@ -21,7 +23,7 @@ const NAME_WIDTH = 8;
 /** `name | ` in a stable colour per name. */
 export function label(name) {
   if (!colourOf.has(name)) colourOf.set(name, COLOURS[colourOf.size % COLOURS.length]);
-  const text = name.padEnd(NAME_WIDTH).slice(0, Math.max(NAME_WIDTH, name.length));
+  const text = name.padEnd(NAME_WIDTH);
   return useColour ? `\x1b[${colourOf.get(name)}m${text}\x1b[0m | ` : `${text} | `;
 }
 
@@ -40,43 +42,74 @@ export function secondsSince(start) {
 
 /** @type {Map<number, { name: string, child: import('node:child_process').ChildProcess }>} */
 const tracked = new Map();
+/** Processes stopped by a cleanup rather than by stopAll (PostgreSQL), listed in the pid file. */
+const recorded = new Map();
 /** @type {Array<{ name: string, fn: () => Promise<void>, onExitSync?: () => void }>} */
 const cleanups = [];
 let pidFile = null;
 let shuttingDown = null;
 
-/**
- * Records the pids of our children in `file`, and first kills the ones a previous run left
- * behind (it was SIGKILLed, or its machine session ended) so their ports are free again.
- * A pid counts as ours only while /proc/<pid>/cmdline still matches what we started.
- */
-export function usePidFile(file) {
-  pidFile = file;
-  mkdirSync(dirname(file), { recursive: true });
-  if (!existsSync(file)) return;
-  let stale = [];
+function cmdlineOf(pid) {
   try {
-    stale = JSON.parse(readFileSync(file, 'utf8'));
-  } catch { /* unreadable: ignore */ }
-  for (const { pid, cmd, name } of stale) {
-    let current = null;
-    try {
-      current = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-    } catch { /* gone, or not Linux */ }
-    if (current && current === cmd) {
-      log('setup', `stopping ${name} (pid ${pid}) left over from an earlier run`);
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* raced */ }
-    }
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return null; // gone, or not Linux
   }
-  rmSync(file, { force: true });
+}
+
+/** What /proc/<pid>/cmdline shows for a child we exec'd directly. */
+function commandOf(child) {
+  return child.spawnargs.join(' ').trim();
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Records our children's pids in `file` and first stops the ones a previous run left behind
+ * (it was SIGKILLed, or its session ended), so their ports are free again. A pid counts as
+ * ours only while /proc/<pid>/cmdline still matches what we started. Refuses to run while
+ * the run that wrote the file is itself still alive (two `npm start` on one data dir).
+ */
+export async function usePidFile(file) {
+  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file)) {
+    let previous = { owner: null, children: [] };
+    try {
+      previous = JSON.parse(readFileSync(file, 'utf8'));
+    } catch { /* unreadable: ignore */ }
+    const owner = previous.owner;
+    if (owner && owner.pid !== process.pid && cmdlineOf(owner.pid) === owner.cmd) {
+      throw new Error(`another run (pid ${owner.pid}: ${owner.cmd}) is using ${dirname(file)}; stop it first`);
+    }
+    const stale = (previous.children ?? []).filter(({ pid, cmd }) => cmdlineOf(pid) === cmd);
+    for (const { pid, name, stopSignal } of stale) {
+      log('setup', `stopping ${name} (pid ${pid}) left running by an earlier run`);
+      killGroup(pid, stopSignal ?? 'SIGTERM');
+    }
+    for (let i = 0; i < 100 && stale.some(({ pid, cmd }) => cmdlineOf(pid) === cmd); i++) await sleep(100);
+    for (const { pid, cmd } of stale) if (cmdlineOf(pid) === cmd) killGroup(pid, 'SIGKILL');
+  }
+  pidFile = file;
+  savePidFile();
+}
+
+/** Lists a process we stop ourselves (not through stopAll) in the pid file. */
+export function recordPid(name, child, stopSignal = 'SIGTERM') {
+  recorded.set(child.pid, { name, child, stopSignal });
+  child.once('exit', () => {
+    recorded.delete(child.pid);
+    savePidFile();
+  });
+  savePidFile();
 }
 
 function savePidFile() {
   if (!pidFile) return;
-  const list = [...tracked.entries()].map(([pid, { name, child }]) => ({
-    pid, name, cmd: [child.spawnfile, ...child.spawnargs.slice(1)].join(' ').trim(),
+  const children = [...tracked.entries(), ...recorded.entries()].map(([pid, { name, child, stopSignal }]) => ({
+    pid, name, cmd: commandOf(child), stopSignal,
   }));
-  writeFileSync(pidFile, JSON.stringify(list, null, 1));
+  const owner = { pid: process.pid, cmd: cmdlineOf(process.pid) };
+  writeFileSync(pidFile, JSON.stringify({ owner, children }, null, 1));
 }
 
 /** Prefix each output line of `stream` with the child's name (or append it to a log file). */
@@ -93,9 +126,10 @@ function forward(stream, name, out) {
 
 /**
  * Registers an already spawned (detached) child: its output is prefixed and it is stopped on
- * shutdown. With `logFile`, output goes to that file instead of the console.
+ * shutdown. With `logFile`, output goes to that file instead of the console. `stopLate`: stop
+ * it only after the other children (a server they use, such as Temporal).
  */
-export function track(child, name, { logFile } = {}) {
+export function track(child, name, { logFile, stopLate = false } = {}) {
   let out = null;
   if (logFile) {
     mkdirSync(dirname(logFile), { recursive: true });
@@ -103,7 +137,7 @@ export function track(child, name, { logFile } = {}) {
   }
   forward(child.stdout, name, out);
   forward(child.stderr, name, out);
-  tracked.set(child.pid, { name, child });
+  tracked.set(child.pid, { name, child, stopLate });
   savePidFile();
   child.exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
@@ -166,31 +200,37 @@ export function onShutdown(name, fn, { onExitSync } = {}) {
   cleanups.push({ name, fn, onExitSync });
 }
 
+/** Signals a whole process group (our children are all group leaders: spawned detached). */
 function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
-  } catch {
-    try { process.kill(pid, signal); } catch { /* already gone */ }
-  }
+  } catch { /* the group is gone */ }
 }
 
-/** Stops every tracked child (SIGTERM, then SIGKILL after `graceMs`), then the cleanups. */
-export async function stopAll({ graceMs = 8000 } = {}) {
-  const children = [...tracked.values()];
-  if (children.length) {
-    log('shutdown', `stopping ${children.map((c) => c.name).join(', ')}`);
-  }
-  await Promise.all(children.map(async ({ name, child }) => {
-    killGroup(child.pid, 'SIGTERM');
-    const timer = setTimeout(() => {
-      log('shutdown', `${name} did not stop within ${graceMs / 1000} s: SIGKILL`);
-      killGroup(child.pid, 'SIGKILL');
-    }, graceMs);
-    await child.exited;
-    clearTimeout(timer);
-    // The leader may exit before its group does (npx → node); make sure the group is gone.
+/** SIGTERM to a group, SIGKILL if it is still there after `graceMs`. */
+async function stopChild({ name, child }, graceMs) {
+  killGroup(child.pid, 'SIGTERM');
+  const timer = setTimeout(() => {
+    log('shutdown', `${name} did not stop within ${graceMs / 1000} s: SIGKILL`);
     killGroup(child.pid, 'SIGKILL');
-  }));
+  }, graceMs);
+  await child.exited;
+  clearTimeout(timer);
+  // The leader may exit before the rest of its group (npx → node): make sure all of it is gone.
+  killGroup(child.pid, 'SIGKILL');
+}
+
+/**
+ * Stops every tracked child (the API, worker, test runners first, then `stopLate` ones such as
+ * Temporal), then runs the cleanups (PostgreSQL last).
+ */
+export async function stopAll({ graceMs = 8000 } = {}) {
+  for (const late of [false, true]) {
+    const batch = [...tracked.values()].filter((c) => c.stopLate === late);
+    if (!batch.length) continue;
+    log('shutdown', `stopping ${batch.map((c) => c.name).join(', ')}`);
+    await Promise.all(batch.map((c) => stopChild(c, graceMs)));
+  }
   while (cleanups.length) {
     const { name, fn } = cleanups.pop();
     try {
@@ -199,6 +239,10 @@ export async function stopAll({ graceMs = 8000 } = {}) {
       log('shutdown', `${name}: ${err.message}`);
     }
   }
+}
+
+export function isShuttingDown() {
+  return shuttingDown !== null;
 }
 
 /** Graceful shutdown then exit; safe to call more than once. */
@@ -245,20 +289,6 @@ export function installShutdownHandlers() {
     for (const { onExitSync } of cleanups) {
       try { onExitSync?.(); } catch { /* best effort */ }
     }
-  });
-}
-
-/** Resolves true once host:port accepts a TCP connection. */
-export function canConnect(port, host = '127.0.0.1', timeoutMs = 1000) {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
   });
 }
 

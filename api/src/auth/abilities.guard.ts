@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { defineAbilityFor, type Action, type AppAbility, type Subject, type UserContext } from '@crisis/forms';
 import { subject as asSubject } from '@casl/ability';
 import { forbidden } from '../common/coded-error';
@@ -20,6 +20,8 @@ export const CheckAbility = (action: Action, subject: Subject) =>
   applyDecorators(
     SetMetadata(ABILITY_CHECK, { action, subject } satisfies AbilityCheck),
     ApiBearerAuth(),
+    // The authorization-matrix test reads this from /api/openapi.json and checks every route against the table.
+    ApiExtension('x-ability', { action, subject }),
     ApiUnauthorizedResponse({ description: 'UNAUTH: no or invalid access token' }),
     ApiForbiddenResponse({ description: `FRBD: needs ${action} ${subject}` }),
   );

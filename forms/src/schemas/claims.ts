@@ -20,3 +20,15 @@ export const claimExtendSchema = {
   additionalProperties: false,
   properties: { extendBy: { type: ['integer', 'null'], minimum: 1, maximum: 3600 } },
 } as const;
+
+/** GET /api/claims/actual?objectId=&objectType= (query values arrive as text). */
+export const claimActualQuerySchema = {
+  $id: 'claimActualQuery',
+  type: 'object',
+  additionalProperties: false,
+  required: ['objectId', 'objectType'],
+  properties: {
+    objectId: { ...mediumText, minLength: 1 },
+    objectType: claimCreateSchema.properties.objectType,
+  },
+} as const;

@@ -1,4 +1,15 @@
-import { AGE_BANDS, CRITERIA, DIVISION_GENDERS, DIVISION_TYPES, NO_DIVISION_SPECIFIED, REFERRING_TYPES, REQUEST_TYPES, SOURCE_TYPES } from '../enums';
+import { DEFAULT_DIVISION_SCORE } from '../constants';
+import {
+  AGE_BANDS,
+  CRITERIA,
+  DIVISION_GENDERS,
+  DIVISION_TYPES,
+  NO_DIVISION_SPECIFIED,
+  REFERRING_TYPES,
+  REQUEST_TYPES,
+  SOURCE_TYPES,
+  type DivisionType,
+} from '../enums';
 import { US_STATE_CODES } from '../states';
 import { contactsSchema, id, mediumText, optionalLargeText, optionalMediumText, ZIP_PATTERN } from './common';
 
@@ -40,6 +51,12 @@ export const facilitySchema = {
       },
     },
     contacts: contactsSchema,
+    // Read-only fields of the record: react-admin sends the whole record back on update; the
+    // server ignores them.
+    id: { readOnly: true },
+    divisionTypes: { readOnly: true },
+    hasActiveSourceDivision: { readOnly: true },
+    hasActiveReferringDivision: { readOnly: true },
   },
 } as const;
 
@@ -100,7 +117,11 @@ export const divisionSchema = {
     genders: { type: ['array', 'null'], items: { type: 'string', enum: DIVISION_GENDERS }, uniqueItems: true },
     veteranOnly: { type: ['boolean', 'null'] },
     extendMaximumCallbackTime: { type: ['boolean', 'null'] },
-    score: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
+    // Applied when the field is absent; the server keeps it only for a Referring division.
+    score: { type: ['integer', 'null'], minimum: 0, maximum: 100, default: DEFAULT_DIVISION_SCORE },
+    // Read-only fields of the record (sent back by react-admin on update; ignored).
+    id: { readOnly: true },
+    facilityId: { readOnly: true },
   },
 } as const;
 
@@ -131,4 +152,117 @@ export const divisionListFilterSchema = {
     showActiveOnly: { type: ['boolean', 'null'] },
     id: { type: 'array', items: id, maxItems: 1000 },
   },
+} as const;
+
+/* ---------- What the API returns (spec 03 §3 Facility, Division, Lookups) ---------- */
+
+export interface ContactsRecord {
+  phone1?: string | null; phone1Ext?: string | null; phone2?: string | null; phone2Ext?: string | null;
+  fax1?: string | null; fax1Ext?: string | null; fax2?: string | null; fax2Ext?: string | null;
+}
+
+/** GET /api/facilities/{id} and each row of GET /api/facilities. */
+export interface FacilityRecord {
+  id: number;
+  name: string;
+  description: string | null;
+  allowReferringDivisionsAccess: boolean;
+  allowPlacementOnlyCases: boolean;
+  isActive: boolean;
+  isMfaEnabled: boolean;
+  isGeoPositionManually: boolean;
+  ehrDepartmentId: string | null;
+  address: { streetLine: string; apartmentNumber: string | null; city: string; state: string; zipCode: string; county: string | null };
+  geoPosition: { latitude: number; longitude: number };
+  contacts: ContactsRecord;
+  /** Types of the facility's active divisions, Source first ([] when it has none: the "no divisions" note). */
+  divisionTypes: DivisionType[];
+  hasActiveSourceDivision: boolean;
+  hasActiveReferringDivision: boolean;
+}
+
+/** GET /api/facilities/lookups (sorted by name). */
+export interface FacilityLookup {
+  id: number;
+  name: string;
+  isActive: boolean;
+  address: { city: string; state: string };
+  hasActiveSourceDivision: boolean;
+  hasActiveReferringDivision: boolean;
+}
+
+export interface AcceptedPatientsRecord {
+  allAges: boolean;
+  adolescent?: { isActive: boolean; from: number | null; to: number | null };
+  adult?: { isActive: boolean; from: number | null; to: number | null };
+  geriatric?: { isActive: boolean; from: number | null; to: number | null };
+}
+
+/** GET /api/facilities/{id}/divisions/{divisionId}; fields of the other type are null. */
+export interface DivisionRecord {
+  id: number;
+  facilityId: number;
+  name: string;
+  npi: string | null;
+  isActive: boolean;
+  description: string | null;
+  type: DivisionType;
+  contacts: ContactsRecord;
+  sourceType: string | null;
+  documentInEHR: boolean | null;
+  noPlacement: boolean | null;
+  outcomeRequired: boolean | null;
+  showBillingCode: boolean | null;
+  requestTypes: string[] | null;
+  referringType: string | null;
+  criteria: string[] | null;
+  acceptedPatients: AcceptedPatientsRecord | null;
+  genders: string[] | null;
+  veteranOnly: boolean | null;
+  extendMaximumCallbackTime: boolean | null;
+  score: number | null;
+}
+
+/** GET /api/facilities/{id}/divisions/lookups (sorted by name). */
+export interface DivisionLookup {
+  id: number;
+  name: string;
+  isActive: boolean;
+  type: DivisionType;
+}
+
+const { id: _fid, divisionTypes: _dt, hasActiveSourceDivision: _hs, hasActiveReferringDivision: _hr, ...facilityWritable } =
+  facilitySchema.properties;
+const { id: _did, facilityId: _dfid, ...divisionWritable } = divisionSchema.properties;
+const flag = { type: 'boolean' } as const;
+
+/** JSON Schemas of the responses, for the OpenAPI document. */
+export const facilityRecordSchema = {
+  type: 'object',
+  properties: {
+    id,
+    ...facilityWritable,
+    divisionTypes: { type: 'array', items: { type: 'string', enum: DIVISION_TYPES } },
+    hasActiveSourceDivision: flag,
+    hasActiveReferringDivision: flag,
+  },
+} as const;
+export const facilityLookupSchema = {
+  type: 'object',
+  properties: {
+    id,
+    name: mediumText,
+    isActive: flag,
+    address: { type: 'object', properties: { city: mediumText, state: { type: 'string' } } },
+    hasActiveSourceDivision: flag,
+    hasActiveReferringDivision: flag,
+  },
+} as const;
+export const divisionRecordSchema = {
+  type: 'object',
+  properties: { id, facilityId: id, ...divisionWritable },
+} as const;
+export const divisionLookupSchema = {
+  type: 'object',
+  properties: { id, name: mediumText, isActive: flag, type: { type: 'string', enum: DIVISION_TYPES } },
 } as const;

@@ -1,0 +1,114 @@
+import { useMemo } from 'react';
+import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
+import { BrowserRouter, Navigate, Route } from 'react-router-dom';
+import { authProvider } from './auth/authProvider';
+import { changePasswordAllowed, demoToolsAllowed, navigationAllows } from './auth/routeGates';
+import { SessionContext, type Session } from './auth/session';
+import { Gate } from './common/Gate';
+import { RA_STORE_APP_KEY } from './common/listPersistence';
+import { createDataProvider } from './data/dataProvider';
+import { DemoToolsPage } from './demo-tools/DemoToolsPage';
+import facilities from './facilities';
+import { FacilitySettingsPage } from './facility-settings/FacilitySettingsPage';
+import { AppLayout } from './layout/AppLayout';
+import { AppNotification } from './notifications/AppNotification';
+import { ComingSoonPage } from './pages/ComingSoonPage';
+import { DashboardPage } from './pages/dashboard/DashboardPage';
+import { AccessDeniedPage } from './pages/errors/AccessDeniedPage';
+import { NotFoundPage } from './pages/errors/NotFoundPage';
+import { ProfilePage } from './pages/profile/ProfilePage';
+import { AboutPage, TermsPage } from './pages/static/StaticPages';
+import { theme } from './theme';
+
+/** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
+const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
+  { path: '/cases/*', gate: '/cases', title: 'Cases' },
+  { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
+  { path: '/unlock-users', gate: '/unlock-users', title: 'Unlock users' },
+  { path: '/users/*', gate: '/users', title: 'Users' },
+  { path: '/group-organizations/*', gate: '/group-organizations', title: 'Group organizations' },
+  { path: '/patients/*', gate: '/patients', title: 'Patients' },
+  { path: '/evaluation-forms/*', gate: '/evaluation-forms', title: 'Evaluation forms' },
+  { path: '/itp-organization-settings/*', gate: '/itp-organization-settings', title: 'ITP organization settings' },
+  { path: '/billing-codes/*', gate: '/billing-codes', title: 'Billing codes' },
+  { path: '/payers/*', gate: '/payers', title: 'Payers' },
+  { path: '/patient-tags/*', gate: '/patient-tags', title: 'Patient tags' },
+  { path: '/activity/*', gate: '/activity', title: 'Audit log' },
+];
+
+const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
+
+/**
+ * react-admin on a browser router (real paths, deep links): <Admin> inside <BrowserRouter> uses it
+ * instead of its default hash router. Rendered only once the session (user context) is loaded.
+ */
+export function App({ session }: { session: Session }) {
+  const dataProvider = useMemo(() => createDataProvider(), []);
+  const store = useMemo(() => localStorageStore('1', RA_STORE_APP_KEY), []);
+  return (
+    <SessionContext.Provider value={session}>
+      <BrowserRouter>
+        <Admin
+          basename=""
+          title={session.settings.productName}
+          dataProvider={dataProvider}
+          authProvider={authProvider}
+          store={store}
+          theme={theme}
+          layout={AppLayout}
+          dashboard={RedirectToDashboard}
+          catchAll={NotFoundPage}
+          accessDenied={AccessDeniedPage}
+          notification={AppNotification}
+          requireAuth
+          disableTelemetry
+        >
+          <Resource name="facilities" {...facilities} />
+          <CustomRoutes>
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/new" element={<Navigate to="/me" replace />} />
+            <Route path="/me" element={<ProfilePage />} />
+            <Route path="/me/:id" element={<ProfilePage />} />
+            <Route
+              path="/change-password"
+              element={
+                <Gate allow={changePasswordAllowed}>
+                  <ComingSoonPage title="Change password" />
+                </Gate>
+              }
+            />
+            <Route path="/terms-and-conditions" element={<TermsPage />} />
+            <Route path="/about-us" element={<AboutPage />} />
+            <Route
+              path="/demo-tools"
+              element={
+                <Gate allow={demoToolsAllowed}>
+                  <DemoToolsPage />
+                </Gate>
+              }
+            />
+            <Route
+              path="/facility/settings/*"
+              element={
+                <Gate allow={(s) => navigationAllows(s, '/facility/settings')}>
+                  <FacilitySettingsPage />
+                </Gate>
+              }
+            />
+            {PLACEHOLDERS.map((p) => (
+              <Route
+                key={p.path}
+                path={p.path}
+                element={
+                  <Gate allow={(s) => navigationAllows(s, p.gate)}>
+                    <ComingSoonPage title={p.title} />
+                  </Gate>
+                }
+              />
+            ))}
+          </CustomRoutes>
+        </Admin>
+      </BrowserRouter>
+    </SessionContext.Provider>
+  );
+}

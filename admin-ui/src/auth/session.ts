@@ -1,0 +1,32 @@
+import { createContext, useContext } from 'react';
+import { navigationFor, type AppAbility, type AppSettings, type Navigation, type UserContext } from '@crisis/forms';
+import { abilityFromContext } from './ability';
+
+/** Everything the app knows about the signed-in user once the bootstrap is done. */
+export interface Session {
+  settings: AppSettings;
+  context: UserContext;
+  ability: AppAbility;
+  navigation: Navigation;
+}
+
+let current: Session | undefined;
+
+export function startSession(settings: AppSettings, context: UserContext): Session {
+  const ability = abilityFromContext(context);
+  current = { settings, context, ability, navigation: navigationFor(context, ability) };
+  return current;
+}
+
+export function session(): Session {
+  if (!current) throw new Error('No session yet');
+  return current;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside of the SessionContext');
+  return s;
+}

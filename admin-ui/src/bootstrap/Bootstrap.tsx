@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from 'react';
+import type { AppSettings, UserContext } from '@crisis/forms';
+import { startSession, type Session } from '../auth/session';
+import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignInState } from '../auth/userManager';
+import { isCodedError } from '../data/codedError';
+import { api } from '../data/httpClient';
+import { startLiveConnection } from '../live/liveConnection';
+import { App } from '../App';
+import { PublicDemoTools } from '../demo-tools/PublicDemoTools';
+import { BootScreen } from './BootScreen';
+import { loadSettings } from './settings';
+
+type Phase =
+  | { kind: 'loading'; message: string }
+  | { kind: 'error'; message: string; action: 'retry' | 'signIn' }
+  | { kind: 'public'; settings: AppSettings }
+  | { kind: 'ready'; session: Session };
+
+/** Completes the identity server's redirect back to /auth-callback and returns to where the user was. */
+async function completeSignIn(settings: AppSettings) {
+  const user = await createUserManager(settings).signinRedirectCallback();
+  const returnTo = (user.state as SignInState | undefined)?.returnTo ?? '/';
+  window.history.replaceState(null, '', returnTo.startsWith(AUTH_CALLBACK_PATH) ? '/' : returnTo);
+}
+
+/** Leaves for the identity server; the returned promise only settles if that fails. */
+async function redirectToSignIn(): Promise<Phase> {
+  try {
+    await signIn();
+  } catch (e) {
+    return { kind: 'error', message: `The sign-in service cannot be reached: ${(e as Error).message}`, action: 'retry' };
+  }
+  return new Promise<Phase>(() => undefined);
+}
+
+/**
+ * Start-up order of spec 03 §2: application settings, then authentication, then the user context
+ * (with an id), then the live connection; only then is the app rendered.
+ */
+async function boot(progress: (message: string) => void): Promise<Phase> {
+  let settings: AppSettings;
+  try {
+    settings = await loadSettings();
+  } catch (e) {
+    return { kind: 'error', message: (e as Error).message, action: 'retry' };
+  }
+  createUserManager(settings);
+  if (window.location.pathname === AUTH_CALLBACK_PATH) {
+    progress('Signing in…');
+    try {
+      await completeSignIn(settings);
+    } catch (e) {
+      window.history.replaceState(null, '', '/');
+      return { kind: 'error', message: `Sign-in did not complete: ${(e as Error).message}`, action: 'signIn' };
+    }
+  }
+  const user = await getValidUser();
+  if (!user) {
+    // The demo outbox must be readable while signing in (to read an MFA code).
+    if (settings.demoTools && window.location.pathname === '/demo-tools') return { kind: 'public', settings };
+    progress('Redirecting to sign-in…');
+    return redirectToSignIn();
+  }
+  progress('Loading your profile…');
+  let context: UserContext;
+  try {
+    context = await api.get<UserContext>('/api/user/context');
+  } catch (e) {
+    if (isCodedError(e) && e.status === 401) return redirectToSignIn();
+    return { kind: 'error', message: (e as Error).message, action: 'retry' };
+  }
+  if (!context?.id) return { kind: 'error', message: 'Your profile could not be loaded.', action: 'retry' };
+  const session = startSession(settings, context);
+  startLiveConnection(user.access_token);
+  return { kind: 'ready', session };
+}
+
+// One boot per attempt, even when React runs effects twice (StrictMode): the callback is single-use.
+const boots = new Map<number, Promise<Phase>>();
+
+export function Bootstrap() {
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading', message: 'Loading settings…' });
+  const [attempt, setAttempt] = useState(0);
+  const setter = useRef(setPhase);
+  setter.current = setPhase;
+
+  useEffect(() => {
+    let run = boots.get(attempt);
+    if (!run) {
+      run = boot((message) => setter.current({ kind: 'loading', message }));
+      boots.set(attempt, run);
+    }
+    let active = true;
+    run.then((p) => active && setPhase(p));
+    return () => {
+      active = false;
+    };
+  }, [attempt]);
+
+  switch (phase.kind) {
+    case 'loading':
+      return <BootScreen message={phase.message} />;
+    case 'error':
+      return (
+        <BootScreen
+          error={phase.message}
+          onRetry={phase.action === 'signIn' ? () => void signIn('/') : () => setAttempt((n) => n + 1)}
+        />
+      );
+    case 'public':
+      return <PublicDemoTools settings={phase.settings} />;
+    case 'ready':
+      return <App session={phase.session} />;
+  }
+}

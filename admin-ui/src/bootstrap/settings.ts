@@ -1,0 +1,20 @@
+import type { AppSettings } from '@crisis/forms';
+
+/** Test hooks: timings may be shortened with localStorage.setItem('idleLogoutMs', ...). */
+function overrideNumber(key: string, fallback: number): number {
+  const raw = window.localStorage.getItem(key);
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** GET /api/settings (public): the first call the app makes. */
+export async function loadSettings(): Promise<AppSettings> {
+  const res = await fetch('/api/settings', { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`Could not load the application settings (HTTP ${res.status})`);
+  const settings = (await res.json()) as AppSettings;
+  return {
+    ...settings,
+    idleLogoutMs: overrideNumber('idleLogoutMs', settings.idleLogoutMs),
+    idleWarningMs: overrideNumber('idleWarningMs', settings.idleWarningMs),
+  };
+}

@@ -1,0 +1,57 @@
+import simpleRestProvider from 'ra-data-simple-rest';
+import type { DataProvider } from 'react-admin';
+import { api, httpClient } from './httpClient';
+
+export const API_URL = '/api';
+
+type RestClient = Parameters<typeof simpleRestProvider>[1];
+const client = httpClient as unknown as RestClient;
+const root = simpleRestProvider(API_URL, client);
+
+/** Divisions live under their facility: /api/facilities/{facilityId}/divisions. */
+const NESTED_UNDER_FACILITY = new Set(['divisions']);
+
+function facilityIdOf(params: any): number | string {
+  const id = params?.meta?.facilityId ?? params?.data?.facilityId ?? params?.previousData?.facilityId;
+  if (id === undefined || id === null) throw new Error('A division call needs meta.facilityId');
+  return id;
+}
+
+function providerFor(resource: string, params: unknown): DataProvider {
+  if (NESTED_UNDER_FACILITY.has(resource))
+    return simpleRestProvider(`${API_URL}/facilities/${encodeURIComponent(facilityIdOf(params))}`, client);
+  return root;
+}
+
+export interface OutboxRow {
+  id: number;
+  channel: 'email' | 'sms' | 'call';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  status: string;
+  purpose: string | null;
+  createdAt: string;
+}
+
+/** ra-data-simple-rest on our authenticated client, plus the calls that are not CRUD. */
+export interface AppDataProvider extends DataProvider {
+  setFacilityMfa(facilityId: number, isMfaEnabled: boolean): Promise<{ data: unknown }>;
+  getOutbox(channel: OutboxRow['channel']): Promise<OutboxRow[]>;
+  resetOwnMfa(userId: number): Promise<unknown>;
+}
+
+const METHODS = ['getList', 'getOne', 'getMany', 'getManyReference', 'update', 'updateMany', 'create', 'delete', 'deleteMany'] as const;
+
+export function createDataProvider(): AppDataProvider {
+  const routed = Object.fromEntries(
+    METHODS.map((m) => [m, (resource: string, params: any) => (providerFor(resource, params) as any)[m](resource, params)]),
+  ) as unknown as DataProvider;
+  return {
+    ...routed,
+    setFacilityMfa: (facilityId, isMfaEnabled) =>
+      api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
+    getOutbox: (channel) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),
+    resetOwnMfa: (userId) => api.post(`${API_URL}/user/reset-mfa`, [userId]),
+  };
+}

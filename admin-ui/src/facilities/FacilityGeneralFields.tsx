@@ -1,0 +1,86 @@
+import { Box, Typography } from '@mui/material';
+import { NumberInput, SelectInput, TextInput, useNotify, useRecordContext } from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { DEFAULT_MESSAGES, US_STATES } from '@crisis/forms';
+import { CheckboxInput } from '../common/CheckboxInput';
+import { ContactsFields } from '../common/ContactsFields';
+import { inputTestId } from '../common/testId';
+import { ZipInput } from '../common/ZipInput';
+import type { FacilityRecord } from './facilityTypes';
+
+const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
+
+/** 'full': the ITP admin's form. 'mfaOnly': a facility admin's own facility, only MFA editable, no status. */
+export type FacilityFormMode = 'full' | 'mfaOnly';
+
+const row = { display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, columnGap: 2 } as const;
+
+/** Unchecking "Active" is refused while the facility has active divisions (spec 03 §4). */
+function ActiveCheckbox() {
+  const record = useRecordContext<FacilityRecord>();
+  const { setValue } = useFormContext();
+  const notify = useNotify();
+  return (
+    <CheckboxInput
+      source="isActive"
+      label="Active"
+      testId="facility-isActive"
+      onUserChange={(checked) => {
+        if (!checked && (record?.hasActiveSourceDivision || record?.hasActiveReferringDivision)) {
+          setValue('isActive', true, { shouldDirty: false });
+          notify(DEFAULT_MESSAGES['INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS'], { type: 'warning' });
+        }
+      }}
+    />
+  );
+}
+
+export function FacilityGeneralFields({ mode }: { mode: FacilityFormMode }) {
+  const locked = mode === 'mfaOnly';
+  const manualGeo = useWatch({ name: 'isGeoPositionManually' });
+  return (
+    <Box sx={{ width: '100%', maxWidth: 1100 }}>
+      <TextInput source="name" label="Name *" disabled={locked} fullWidth {...inputTestId('facility-name')} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
+        <CheckboxInput source="allowReferringDivisionsAccess" label="Allow referring divisions access" disabled={locked} />
+        <CheckboxInput source="allowPlacementOnlyCases" label="Allow placement only cases" disabled={locked} />
+        {!locked && <ActiveCheckbox />}
+        <CheckboxInput source="isMfaEnabled" label="MFA enabled" testId="facility-isMfaEnabled" />
+      </Box>
+
+      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+        Address
+      </Typography>
+      <Box sx={row}>
+        <TextInput source="address.streetLine" label="Street *" disabled={locked} {...inputTestId('facility-streetLine')} />
+        <TextInput source="address.apartmentNumber" label="Apartment / unit" disabled={locked} {...inputTestId('facility-apartmentNumber')} />
+        <TextInput source="address.city" label="City *" disabled={locked} {...inputTestId('facility-city')} />
+      </Box>
+      <Box sx={row}>
+        <SelectInput source="address.state" label="State *" choices={STATE_CHOICES} disabled={locked} data-testid="facility-state" />
+        <ZipInput source="address.zipCode" label="Zip *" disabled={locked} {...inputTestId('facility-zipCode')} />
+        <TextInput source="address.county" label="County" disabled={locked} {...inputTestId('facility-county')} />
+      </Box>
+      <CheckboxInput source="isGeoPositionManually" label="Set geo position manually" disabled={locked} />
+      <Box sx={row}>
+        <NumberInput
+          source="geoPosition.latitude"
+          label="Latitude *"
+          disabled={locked || !manualGeo}
+          step={0.000001}
+          {...inputTestId('facility-latitude')}
+        />
+        <NumberInput
+          source="geoPosition.longitude"
+          label="Longitude *"
+          disabled={locked || !manualGeo}
+          step={0.000001}
+          {...inputTestId('facility-longitude')}
+        />
+        <TextInput source="ehrDepartmentId" label="EHR department id" disabled={locked} {...inputTestId('facility-ehrDepartmentId')} />
+      </Box>
+      <TextInput source="description" label="Description" multiline minRows={2} fullWidth disabled={locked} {...inputTestId('facility-description')} />
+      <ContactsFields testIdPrefix="facility" disabled={locked} />
+    </Box>
+  );
+}

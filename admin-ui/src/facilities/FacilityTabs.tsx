@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { Box, Tab, Tabs, Typography } from '@mui/material';
+import { Link, useLocation } from 'react-router-dom';
+import type { FacilityTab } from './facilityTabs';
+
+/** Facility detail tabs routed by path (/facilities/12/divisions); only the active tab is mounted. */
+export function FacilityTabs({
+  basePath,
+  tabs,
+  render,
+}: {
+  basePath: string;
+  tabs: FacilityTab[];
+  render: (tab: FacilityTab) => ReactNode;
+}) {
+  const { pathname } = useLocation();
+  const rest = pathname.startsWith(basePath) ? pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '') : '';
+  const active = tabs.find((t) => t.path === rest.split('/')[0]) ?? tabs[0];
+  return (
+    <Box>
+      <Tabs value={active.key} variant="scrollable" scrollButtons="auto" sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
+        {tabs.map((t) => (
+          <Tab
+            key={t.key}
+            value={t.key}
+            label={t.label}
+            component={Link}
+            to={t.path ? `${basePath}/${t.path}` : basePath}
+            replace
+            data-testid={`facility-tab-${t.key}`}
+          />
+        ))}
+      </Tabs>
+      <Box key={active.key} data-testid={`facility-tabpanel-${active.key}`}>
+        {render(active)}
+      </Box>
+    </Box>
+  );
+}
+
+export function ComingSoonTab({ label }: { label: string }) {
+  return (
+    <Box data-testid="coming-soon" sx={{ p: 3 }}>
+      <Typography variant="h6">{label}</Typography>
+      <Typography color="text.secondary">Coming soon.</Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { Box, Button, Chip, Table, TableBody, TableCell, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { useGetList } from 'react-admin';
+import { enumLabel, formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { useDebounced } from '../../common/useDebounced';
+import { DivisionDialog } from './DivisionDialog';
+import { DivisionFilters, type DivisionFilterValues } from './DivisionFilters';
+import type { DivisionRecord } from './divisionPayload';
+
+type Row = DivisionRecord & { id: number };
+
+const subtype = (d: Row) => (d.sourceType ? enumLabel(d.sourceType) : d.referringType ? enumLabel(d.referringType) : '');
+
+/**
+ * The divisions of a facility: search, a table sorted by name, and the add/edit modal. Only an
+ * ITP admin may add or change; a facility admin opens them read-only and has no search.
+ */
+export function DivisionsTab({ facilityId, hideSearch = false }: { facilityId: number; hideSearch?: boolean }) {
+  const { ability } = useSession();
+  const canCreate = ability.can('create', 'Division');
+  const canUpdate = ability.can('update', 'Division');
+  const [filters, setFilters] = useState<DivisionFilterValues>({ q: '', type: '', showActiveOnly: false });
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<{ id: number | null } | null>(null);
+  const q = useDebounced(filters.q);
+  const filter = {
+    ...(q.trim() ? { q: q.trim() } : {}),
+    ...(filters.type ? { type: filters.type } : {}),
+    ...(filters.showActiveOnly ? { showActiveOnly: true } : {}),
+  };
+  const { data, total, isPending, error, refetch } = useGetList<Row>('divisions', {
+    pagination: { page: page + 1, perPage: SIMPLE_LIST_PAGE_SIZE },
+    sort: { field: 'name', order: 'ASC' },
+    filter,
+    meta: { facilityId },
+  });
+
+  return (
+    <Box data-testid="divisions-tab">
+      <Box sx={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2 }}>
+        {!hideSearch ? (
+          <DivisionFilters
+            value={filters}
+            onChange={(v) => {
+              setFilters(v);
+              setPage(0);
+            }}
+          />
+        ) : (
+          <span />
+        )}
+        {canCreate && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setOpen({ id: null })} data-testid="division-add">
+            Add division
+          </Button>
+        )}
+      </Box>
+      <Table size="small" data-testid="division-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Phone</TableCell>
+            <TableCell>Type</TableCell>
+            <TableCell>Status</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {isPending && (
+            <TableRow>
+              <TableCell colSpan={4}>Loading…</TableCell>
+            </TableRow>
+          )}
+          {!isPending && !error && data?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={4} data-testid="division-empty">
+                No divisions
+              </TableCell>
+            </TableRow>
+          )}
+          {data?.map((d) => (
+            <TableRow key={d.id} hover sx={{ cursor: 'pointer' }} onClick={() => setOpen({ id: d.id })} data-testid="division-row">
+              <TableCell>
+                <Typography variant="body2" color="primary">
+                  {d.name}
+                </Typography>
+              </TableCell>
+              <TableCell>{formatPhone(d.contacts?.phone1) || '—'}</TableCell>
+              <TableCell>
+                {d.type}
+                {subtype(d) ? ` (${subtype(d)})` : ''}
+              </TableCell>
+              <TableCell>
+                <Chip size="small" label={d.isActive ? 'Active' : 'Inactive'} color={d.isActive ? 'success' : 'default'} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {(total ?? 0) > SIMPLE_LIST_PAGE_SIZE && (
+        <TablePagination
+          component="div"
+          count={total ?? 0}
+          page={page}
+          onPageChange={(_e, p) => setPage(p)}
+          rowsPerPage={SIMPLE_LIST_PAGE_SIZE}
+          rowsPerPageOptions={[SIMPLE_LIST_PAGE_SIZE]}
+        />
+      )}
+      {open && (
+        <DivisionDialog
+          facilityId={facilityId}
+          divisionId={open.id}
+          readOnly={open.id === null ? !canCreate : !canUpdate}
+          onClose={() => setOpen(null)}
+          onSaved={() => {
+            setOpen(null);
+            refetch();
+          }}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,34 @@
+import { AppBar, Box, Toolbar, Typography } from '@mui/material';
+import { Link } from 'react-router-dom';
+import { useSession } from '../auth/session';
+import { AdminMenu } from './AdminMenu';
+import { FacilityLabel } from './FacilityLabel';
+import { NavLinks } from './NavLinks';
+import { ProfileMenu } from './ProfileMenu';
+import { SmsStatusChip } from './SmsStatusChip';
+
+/** The navigation bar of spec 03 §2, all of it derived from navigationFor(user, ability). */
+export function NavBar() {
+  const { settings } = useSession();
+  return (
+    <AppBar position="sticky" elevation={1} component="nav" aria-label="Main navigation">
+      <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
+        <Typography
+          variant="h6"
+          component={Link}
+          to="/dashboard"
+          sx={{ color: 'inherit', textDecoration: 'none', mr: 2, whiteSpace: 'nowrap' }}
+          data-testid="nav-brand"
+        >
+          {settings.productName}
+        </Typography>
+        <NavLinks />
+        <AdminMenu />
+        <Box sx={{ flex: 1 }} />
+        <FacilityLabel />
+        <SmsStatusChip />
+        <ProfileMenu />
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,38 @@
+import { io, type Socket } from 'socket.io-client';
+import { userManager } from '../auth/userManager';
+
+let socket: Socket | undefined;
+let token: string | null = null;
+
+/**
+ * The live channel (socket.io at /socket.io, authenticated with the access token). After a silent
+ * renew the socket reconnects with the new token. Events are only logged for now.
+ */
+export function startLiveConnection(accessToken: string): Socket {
+  token = accessToken;
+  if (socket) return socket;
+  socket = io({
+    path: '/socket.io',
+    // A function, so every (re)connection sends the current token.
+    auth: (cb) => cb({ token }),
+    transports: ['websocket', 'polling'],
+  });
+  socket.on('connect', () => console.info('[live] connected', socket?.id));
+  socket.on('disconnect', (reason) => console.info('[live] disconnected', reason));
+  socket.on('connect_error', (err) => console.warn('[live] connection error', err.message));
+  socket.onAny((event, ...args) => console.info('[live]', event, ...args));
+  userManager().events.addUserLoaded((user) => {
+    if (!socket || user.access_token === token) return;
+    token = user.access_token;
+    socket.disconnect().connect();
+  });
+  return socket;
+}
+
+export function stopLiveConnection() {
+  socket?.disconnect();
+  socket = undefined;
+  token = null;
+}
+
+export const liveSocket = () => socket;

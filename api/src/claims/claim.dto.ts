@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** A claim (lease) on an object under edit, as the claims API returns it. */
+export class ClaimDto {
+  @ApiProperty({ example: 42 }) id!: number;
+  @ApiProperty({
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+    description: 'As claimed; a positive integer comes back as a number',
+    example: 17,
+  })
+  objectId!: number | string;
+  @ApiProperty({ example: 'MedicalInformation' }) objectType!: string;
+  @ApiProperty({ description: 'The holder (user id)', example: 5 }) subjectId!: number;
+  @ApiProperty({ description: "The holder's name", example: 'Ann Lee' }) subjectName!: string;
+  @ApiProperty({ format: 'date-time' }) claimedAt!: string;
+  @ApiProperty({ format: 'date-time', description: 'The claim lapses then unless extended' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) releasedAt!: string | null;
+  @ApiProperty({ enum: ['released', 'expired'], nullable: true, type: String }) releaseReason!: string | null;
+}

@@ -1,0 +1,74 @@
+import { defineAbilityFor, passesDivisionGate } from './abilities';
+import { DivisionType, UserType } from './enums';
+import type { AbilityUser } from './user-context';
+import { subject } from '@casl/ability';
+
+const user = (role: UserType, over: Partial<AbilityUser> = {}): AbilityUser => ({
+  id: 1, role, organizationId: null, facilityId: null, divisionId: null, divisionType: null, isIntegratedWithEMR: false, ...over,
+});
+
+describe('ability table (spec 03 §6)', () => {
+  it('gives the ITP admin the whole admin menu', () => {
+    const a = defineAbilityFor(user(UserType.ItpAdmin));
+    for (const s of ['Facility', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm', 'ItpOrganization', 'User', 'AuditLog'] as const)
+      expect(a.can('manage', s)).toBe(true);
+    expect(a.can('access', 'UnlockUsers')).toBe(false);
+    expect(a.can('access', 'ProviderCases')).toBe(false);
+  });
+
+  it('scopes a facility admin to her own facility and lets her change only MFA', () => {
+    const a = defineAbilityFor(user(UserType.FacilityAdmin, { organizationId: 7, facilityId: 7 }));
+    expect(a.can('manage', 'Facility')).toBe(false);
+    expect(a.can('read', subject('Facility', { id: 7 }) as any)).toBe(true);
+    expect(a.can('read', subject('Facility', { id: 8 }) as any)).toBe(false);
+    expect(a.can('update', subject('Facility', { id: 7 }) as any, 'isMfaEnabled')).toBe(true);
+    expect(a.can('update', subject('Facility', { id: 7 }) as any, 'name')).toBe(false);
+    expect(a.can('access', 'FacilitySettings')).toBe(true);
+    expect(a.can('manage', subject('User', { organizationId: 7 }) as any)).toBe(true);
+    expect(a.can('manage', subject('User', { organizationId: 8 }) as any)).toBe(false);
+  });
+
+  it('shows the unlock-users list to ITP users only', () => {
+    for (const role of Object.values(UserType))
+      expect(defineAbilityFor(user(role)).can('access', 'UnlockUsers')).toBe(role === UserType.ItpUser);
+  });
+
+  it('shows the provider case list to providers only', () => {
+    for (const role of Object.values(UserType))
+      expect(defineAbilityFor(user(role)).can('access', 'ProviderCases')).toBe(role === UserType.ItpProvider);
+  });
+
+  it('hides past cases from facility users of a Referring division', () => {
+    expect(defineAbilityFor(user(UserType.FacilityUser, { divisionType: DivisionType.Source })).can('access', 'PastCases')).toBe(true);
+    expect(defineAbilityFor(user(UserType.FacilityUser, { divisionType: DivisionType.Referring })).can('access', 'PastCases')).toBe(false);
+  });
+
+  it('keeps case details from group users and gives them the notification bell', () => {
+    const a = defineAbilityFor(user(UserType.GroupUser));
+    expect(a.can('read', 'Case')).toBe(false);
+    expect(a.can('access', 'NotificationBell')).toBe(true);
+    expect(defineAbilityFor(user(UserType.ItpAdmin)).can('access', 'NotificationBell')).toBe(false);
+  });
+
+  it('offers SMS notifications to ITP staff only', () => {
+    for (const role of Object.values(UserType))
+      expect(defineAbilityFor(user(role)).can('access', 'SmsNotifications')).toBe(
+        [UserType.ItpAdmin, UserType.ItpUser, UserType.ItpProvider].includes(role as any),
+      );
+  });
+});
+
+describe('division-type gates', () => {
+  const referringUser = user(UserType.FacilityUser, { divisionType: DivisionType.Referring, isIntegratedWithEMR: true });
+  const sourceUser = user(UserType.FacilityUser, { divisionType: DivisionType.Source });
+  it.each([
+    [{ kind: 'any' } as const, true, true],
+    [{ kind: 'referring' } as const, true, false],
+    [{ kind: 'source' } as const, false, true],
+    [{ kind: 'except', types: [DivisionType.Referring] } as const, false, true],
+    [{ kind: 'ehrIntegrated' } as const, true, false],
+  ])('%j: referring %s, source %s', (gate, forReferring, forSource) => {
+    expect(passesDivisionGate(referringUser, gate)).toBe(forReferring);
+    expect(passesDivisionGate(sourceUser, gate)).toBe(forSource);
+  });
+});

@@ -1,0 +1,21 @@
+// Unit tests of pure code, beside it: {forms,api,workflows}/src/**/*.spec.ts.
+// Run by `npm test` (scripts/test.mjs); alone: npx jest --config jest.unit.config.js
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/{forms,api,workflows}/src/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.(t|j)sx?$': ['@swc/jest', {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        // NestJS and sequelize-typescript decorators, as tsc compiles them.
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    }],
+  },
+  passWithNoTests: true,
+};

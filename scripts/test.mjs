@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// `npm test`: a throw-away stack, then every suite against it, then one summary line.
+//
+//   PostgreSQL  fresh in .data/test/pg on $TEST_PGPORT (5434)  — or $DATABASE_URL
+//   Temporal    dev server in memory on 7243, headless          — or $TEMPORAL_ADDRESS
+//   API         http://127.0.0.1:3100 (+ worker), logs in .data/test/logs/
+//   Suites      unit (jest) → integration (jest, in band) → end-to-end (Playwright, Chromium)
+//
+// The last line is `N passed, N failed[, N skipped]`; the exit code is 1 if anything failed
+// or a suite could not run.
+
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureChromium, ROOT } from './lib/deps.mjs';
+import { bold, log, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
+import { failSetUp, setUpStack } from './lib/stack.mjs';
+
+const API_PORT = 3100;
+const OUT = join(ROOT, '.data', 'test');
+
+/** Counts from a jest --json file. A suite that failed to run (syntax error, bad import) is one failure. */
+function jestCounts(file) {
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + r.numRuntimeErrorTestSuites,
+    skipped: r.numPendingTests + (r.numTodoTests ?? 0),
+  };
+}
+
+/** Counts from Playwright's JSON report: a flaky test passed on retry, so it counts as passed. */
+function playwrightCounts(file) {
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const s = r.stats ?? {};
+  return {
+    passed: (s.expected ?? 0) + (s.flaky ?? 0),
+    // Errors outside any test (a broken config or global set-up) count as one failure.
+    failed: (s.unexpected ?? 0) + ((r.errors?.length ?? 0) > 0 ? 1 : 0),
+    skipped: s.skipped ?? 0,
+  };
+}
+
+const SUITES = [
+  {
+    name: 'unit',
+    output: join(OUT, 'unit.json'),
+    cmd: ['npx', 'jest', '--config', 'jest.unit.config.js', '--json', `--outputFile=${join(OUT, 'unit.json')}`],
+    counts: jestCounts,
+  },
+  {
+    name: 'integration',
+    output: join(OUT, 'integration.json'),
+    cmd: ['npx', 'jest', '--config', 'tests/jest.config.js', '--runInBand', '--json',
+      `--outputFile=${join(OUT, 'integration.json')}`],
+    counts: jestCounts,
+  },
+  {
+    name: 'e2e',
+    output: join(OUT, 'e2e.json'),
+    // list: progress on the console; json: the counts, written to PLAYWRIGHT_JSON_OUTPUT_NAME.
+    cmd: ['npx', 'playwright', 'test', '-c', 'tests/playwright.config.ts', '--reporter=list,json',
+      '--pass-with-no-tests'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(OUT, 'e2e.json') },
+    counts: playwrightCounts,
+  },
+];
+
+async function main() {
+  const started = Date.now();
+  mkdirSync(OUT, { recursive: true });
+  let chromium;
+  const stack = await setUpStack({
+    runDir: '.data/test',
+    pgDataDir: '.data/test/pg',
+    pgPort: Number(process.env.TEST_PGPORT || 5434),
+    fresh: true,
+    temporalPort: 7243,
+    temporalDb: null,
+    apiPort: API_PORT,
+    // The browser uses exactly this origin, so the identity provider's issuer must match it.
+    publicUrl: `http://127.0.0.1:${API_PORT}`,
+    extraEnv: {
+      CLAIM_SWEEP_TEST: '1',
+      CLAIM_DEFAULT_SECONDS: '3',
+      LOCKOUT_MAX_FAILURES: '5',
+    },
+    logToFiles: true,
+    beforeServices: () => { chromium = ensureChromium(); },
+  });
+  const timings = [`set-up ${secondsSince(started)} (${Object.entries(stack.timings).map(([k, v]) => `${k} ${v}`).join(', ')})`];
+
+  const suiteEnv = {
+    ...process.env,
+    API_URL: stack.apiUrl,
+    DATABASE_URL: stack.env.DATABASE_URL,
+    TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS,
+    TEMPORAL_NAMESPACE: stack.env.TEMPORAL_NAMESPACE,
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
+
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  const problems = [];
+  for (const suite of SUITES) {
+    const suiteStarted = Date.now();
+    rmSync(suite.output, { force: true }); // never count a previous run's results
+    console.log(`\n${bold(`── ${suite.name} ──`)}`);
+    const [cmd, ...args] = suite.cmd;
+    const { code, signal } = await runCommand(suite.name, cmd, args, {
+      env: { ...suiteEnv, ...suite.env },
+      cwd: ROOT,
+      inherit: true,
+    });
+    let counts = null;
+    if (existsSync(suite.output)) {
+      try {
+        counts = suite.counts(suite.output);
+      } catch (err) {
+        problems.push(`${suite.name}: unreadable report ${suite.output} (${err.message})`);
+      }
+    } else {
+      problems.push(`${suite.name}: no report written (exit ${signal ?? code})`);
+    }
+    if (counts) {
+      // A runner that failed with nothing failing in its report crashed outside the tests.
+      if (code !== 0 && counts.failed === 0) {
+        problems.push(`${suite.name}: exited with ${signal ?? `code ${code}`} but reported no failed test`);
+        counts.failed = 1;
+      }
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      total.skipped += counts.skipped;
+    } else {
+      total.failed += 1;
+    }
+    timings.push(`${suite.name} ${secondsSince(suiteStarted)}` +
+      (counts ? ` (${counts.passed} passed, ${counts.failed} failed)` : ' (crashed)'));
+  }
+
+  console.log(`\n${bold('Timing:')} ${timings.join('; ')}; total ${secondsSince(started)}`);
+  if (stack.crashed.length) {
+    // Tests may not notice a dead worker; the run must.
+    problems.push(`${stack.crashed.join(' and ')} exited during the run (see ${stack.logDir})`);
+    total.failed += stack.crashed.length;
+  }
+  for (const problem of problems) console.log(`problem: ${problem}`);
+  if (total.failed) console.log(`service logs: ${stack.logDir}`);
+
+  const failed = total.failed > 0;
+  const summary = `${total.passed} passed, ${total.failed} failed` +
+    (total.skipped ? `, ${total.skipped} skipped` : '');
+  await stopAndPrint(summary, failed ? 1 : 0);
+}
+
+/** Stops the stack, then prints the summary so that it really is the last line. */
+async function stopAndPrint(summary, exitCode) {
+  process.on('exit', () => console.log(summary));
+  await shutdown(exitCode);
+}
+
+main().catch((err) => {
+  // Set-up failed: no suite ran. Still end with the summary line CI reads.
+  process.on('exit', () => console.log('0 passed, 1 failed'));
+  return failSetUp(err);
+});

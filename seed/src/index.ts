@@ -1,0 +1,307 @@
+/**
+ * Reference data and the demo world: `node seed/dist/index.js` (DATABASE_URL).
+ *
+ * Idempotent, so it runs on every start: everything is upserted by its natural key (diagnosis code;
+ * facility name + zip; division facility + name; group name; user e-mail) and a row is rewritten
+ * only when its seeded values differ. Facilities and divisions pass the same validation as the API
+ * (forms `validate('facility' | 'division')`) before they are written. All of it is one transaction,
+ * under an advisory lock so two replicas starting together do not seed twice at once.
+ */
+import fs from 'fs';
+import path from 'path';
+import type { Client } from 'pg';
+import { parse } from 'csv-parse/sync';
+import { normalizeInput, OrganizationType, UserType, validate, type SchemaName } from '@crisis/forms';
+import { hashPassword } from '@crisis/api/dist/identity/password-hash';
+import { chunks, connect, databaseUrl, inTransaction } from './db';
+import { demoUsers, otherUsers, type DemoUser } from './demo-users';
+import { FACILITIES, GROUP_ORGANIZATIONS, ITP_ORGANIZATION, type DivisionSeed, type FacilitySeed } from './world';
+
+/** The ICD-10-CM subset (shared/data/README.md): SHARED_DIR/data/..., else ../shared beside the repo. */
+export function diagnosesFile(): string {
+  const shared = process.env.SHARED_DIR ?? path.resolve(__dirname, '../../../shared');
+  return path.join(shared, 'data', 'icd10cm-behavioral.tsv');
+}
+
+export function readDiagnoses(file = diagnosesFile()): Array<{ code: string; description: string }> {
+  const rows = parse(fs.readFileSync(file, 'utf8'), {
+    delimiter: '\t',
+    columns: true,
+    skip_empty_lines: true,
+    quote: false, // descriptions are plain text; a quote character is just a character
+    trim: true,
+  }) as Array<{ code: string; description: string }>;
+  for (const [i, r] of rows.entries())
+    if (!r.code || !r.description) throw new Error(`${file}: row ${i + 2} lacks a code or a description`);
+  return rows;
+}
+
+/** Validates like the API does (trim, blanks → null, schema defaults, rules); throws on a bad seed row. */
+function valid<T>(schemaName: SchemaName, data: unknown, what: string): T {
+  const normalized = normalizeInput(data);
+  const errors = validate(schemaName, normalized);
+  if (errors.length) throw new Error(`seed ${what} is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`);
+  return normalized as T;
+}
+
+/**
+ * INSERT ... ON CONFLICT (conflict) DO UPDATE only when a seeded column differs; returns the id.
+ * `find` locates the existing row when nothing had to change (no RETURNING row then).
+ */
+async function upsert(
+  db: Client,
+  table: string,
+  conflict: string,
+  values: Record<string, unknown>,
+  find: { sql: string; params: unknown[] },
+): Promise<number> {
+  const cols = Object.keys(values);
+  const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
+    ON CONFLICT (${conflict}) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+    WHERE (${cols.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM (${cols.map((c) => `EXCLUDED.${c}`).join(', ')})
+    RETURNING id`;
+  const { rows } = await db.query<{ id: number }>(sql, Object.values(values));
+  if (rows.length) return rows[0].id;
+  const found = await db.query<{ id: number }>(find.sql, find.params);
+  return found.rows[0].id;
+}
+
+async function seedDiagnoses(db: Client): Promise<number> {
+  const rows = readDiagnoses();
+  for (const batch of chunks(rows, 1000))
+    await db.query(
+      `INSERT INTO diagnoses (code, description) SELECT * FROM unnest($1::text[], $2::text[])
+       ON CONFLICT (code) DO UPDATE SET description = EXCLUDED.description WHERE diagnoses.description <> EXCLUDED.description`,
+      [batch.map((r) => r.code), batch.map((r) => r.description)],
+    );
+  return rows.length;
+}
+
+async function seedItp(db: Client): Promise<number> {
+  // A deployment has one ITP organization: the first row, created if missing.
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM itp_organization ORDER BY id LIMIT 1');
+  if (rows.length) {
+    await db.query(
+      `UPDATE itp_organization SET name = $2, er_line = $3, mfa_enabled = $4, updated_at = now()
+        WHERE id = $1 AND (name, er_line, mfa_enabled) IS DISTINCT FROM ($2, $3, $4)`,
+      [rows[0].id, ITP_ORGANIZATION.name, ITP_ORGANIZATION.erLine, ITP_ORGANIZATION.mfaEnabled],
+    );
+    return rows[0].id;
+  }
+  const created = await db.query<{ id: number }>(
+    'INSERT INTO itp_organization (name, er_line, mfa_enabled) VALUES ($1, $2, $3) RETURNING id',
+    [ITP_ORGANIZATION.name, ITP_ORGANIZATION.erLine, ITP_ORGANIZATION.mfaEnabled],
+  );
+  return created.rows[0].id;
+}
+
+async function seedFacility(db: Client, seed: FacilitySeed): Promise<{ id: number; divisions: Map<string, number> }> {
+  const { divisions, ...facility } = seed;
+  const f = valid<any>('facility', { isGeoPositionManually: false, ...facility }, `facility ${seed.name}`);
+  const id = await upsert(
+    db,
+    'facilities',
+    '(lower(name)), zip_code',
+    {
+      name: f.name,
+      description: f.description ?? null,
+      allow_referring_divisions_access: f.allowReferringDivisionsAccess,
+      allow_placement_only_cases: f.allowPlacementOnlyCases,
+      is_active: f.isActive,
+      is_mfa_enabled: f.isMfaEnabled,
+      is_geo_position_manually: f.isGeoPositionManually,
+      ehr_department_id: f.ehrDepartmentId ?? null,
+      street_line: f.address.streetLine,
+      apartment_number: f.address.apartmentNumber ?? null,
+      city: f.address.city,
+      state: f.address.state,
+      zip_code: f.address.zipCode,
+      county: f.address.county ?? null,
+      latitude: f.geoPosition.latitude,
+      longitude: f.geoPosition.longitude,
+      contacts: JSON.stringify(f.contacts ?? {}),
+    },
+    { sql: 'SELECT id FROM facilities WHERE lower(name) = lower($1) AND zip_code = $2', params: [f.name, f.address.zipCode] },
+  );
+  const ids = new Map<string, number>();
+  for (const d of divisions) ids.set(d.name, await seedDivision(db, id, d, seed.name));
+  return { id, divisions: ids };
+}
+
+async function seedDivision(db: Client, facilityId: number, seed: DivisionSeed, facilityName: string): Promise<number> {
+  const d = valid<any>('division', seed, `division ${facilityName} / ${seed.name}`);
+  const source = d.type === 'Source';
+  const arr = (v: string[] | null | undefined) => v ?? null;
+  return upsert(
+    db,
+    'divisions',
+    'facility_id, (lower(name))',
+    {
+      facility_id: facilityId,
+      name: d.name,
+      npi: d.npi ?? null,
+      is_active: d.isActive,
+      contacts: JSON.stringify(d.contacts ?? {}),
+      type: d.type,
+      description: d.description ?? null,
+      // Only the fields of the division's type are kept; the others are null (as the API saves them).
+      source_type: source ? d.sourceType : null,
+      document_in_ehr: source ? d.documentInEHR : null,
+      no_placement: source ? d.noPlacement : null,
+      outcome_required: source ? d.outcomeRequired : null,
+      show_billing_code: source ? d.showBillingCode : null,
+      request_types: source ? arr(d.requestTypes) : null,
+      referring_type: source ? null : d.referringType,
+      criteria: source ? null : arr(d.criteria),
+      accepted_patients: source ? null : JSON.stringify(d.acceptedPatients),
+      genders: source ? null : arr(d.genders),
+      veteran_only: source ? null : d.veteranOnly,
+      extend_maximum_callback_time: source ? null : d.extendMaximumCallbackTime,
+      score: source ? null : d.score,
+    },
+    { sql: 'SELECT id FROM divisions WHERE facility_id = $1 AND lower(name) = lower($2)', params: [facilityId, d.name] },
+  );
+}
+
+async function seedGroups(db: Client, facilityIds: Map<string, number>): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const facilityId = (name: string) => {
+    const id = facilityIds.get(name);
+    if (!id) throw new Error(`seed group refers to an unknown facility ${name}`);
+    return id;
+  };
+  for (const g of GROUP_ORGANIZATIONS) {
+    const id = await upsert(
+      db,
+      'group_organizations',
+      '(lower(name))',
+      { name: g.name, description: g.description, is_active: true, states: g.states, counties: g.counties, mfa_enabled: g.mfaEnabled },
+      { sql: 'SELECT id FROM group_organizations WHERE lower(name) = lower($1)', params: [g.name] },
+    );
+    ids.set(g.name, id);
+    const links = [
+      ...g.facilities.map((n) => [facilityId(n), 'included']),
+      ...g.excludedFacilities.map((n) => [facilityId(n), 'excluded']),
+      ...g.placementFacilities.map((n) => [facilityId(n), 'placement']),
+    ];
+    for (const [fid, kind] of links)
+      await db.query(
+        'INSERT INTO group_organization_facilities (group_id, facility_id, kind) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [id, fid, kind],
+      );
+  }
+  return ids;
+}
+
+async function seedUser(
+  db: Client,
+  u: DemoUser,
+  passwordHash: string,
+  orgs: { facilities: Map<string, { id: number; divisions: Map<string, number> }>; groups: Map<string, number> },
+): Promise<number> {
+  const [firstName, ...rest] = u.name.split(' ');
+  let organizationId: number | null = null;
+  let divisionIds: number[] = [];
+  const a = u.affiliation;
+  if (a.organizationType === OrganizationType.Facility) {
+    const facility = orgs.facilities.get(a.facility);
+    if (!facility) throw new Error(`demo user ${u.email}: unknown facility ${a.facility}`);
+    organizationId = facility.id;
+    divisionIds = (a.divisions ?? []).map((n) => {
+      const id = facility.divisions.get(n);
+      if (!id) throw new Error(`demo user ${u.email}: unknown division ${n}`);
+      return id;
+    });
+  } else if (a.organizationType === OrganizationType.Group) {
+    organizationId = orgs.groups.get(a.group) ?? null;
+    if (!organizationId) throw new Error(`demo user ${u.email}: unknown group ${a.group}`);
+  }
+  // Demo accounts must always work: every run resets the password, the failed-attempt counter and
+  // both locks (a demo user locked out by someone's typos, or whose password was changed, is
+  // usable again after a restart). Deliberate: these accounts are for demonstrations only.
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO users (first_name, last_name, email, phone, job_title, is_active, creating, email_confirmed, password_hash,
+                        failed_login_count, password_locked_out, locked_due_inactivity, mfa_method, organization_type,
+                        organization_id, user_type, provider_info, send_user_unlock_requests)
+     VALUES ($1, $2, $3, $4, $5, true, false, true, $6, 0, false, false, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT ((lower(email))) DO UPDATE SET
+       first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name, phone = EXCLUDED.phone, job_title = EXCLUDED.job_title,
+       is_active = true, creating = false, email_confirmed = true, password_hash = EXCLUDED.password_hash,
+       failed_login_count = 0, password_locked_out = false, locked_due_inactivity = false, mfa_method = EXCLUDED.mfa_method,
+       organization_type = EXCLUDED.organization_type, organization_id = EXCLUDED.organization_id, user_type = EXCLUDED.user_type,
+       provider_info = EXCLUDED.provider_info, send_user_unlock_requests = EXCLUDED.send_user_unlock_requests, updated_at = now()
+     RETURNING id`,
+    [
+      firstName,
+      rest.join(' ') || firstName,
+      u.email,
+      u.phone,
+      u.jobTitle,
+      passwordHash,
+      u.mfaMethod ?? null,
+      a.organizationType,
+      organizationId,
+      u.role,
+      u.providerInfo ? JSON.stringify({ biography: null, videoHostId: null, dialPadUrl: null, ...u.providerInfo }) : null,
+      u.sendUserUnlockRequeststoThisUser ?? false,
+    ],
+  );
+  const id = rows[0].id;
+  if (u.role === UserType.FacilityUser) {
+    await db.query('DELETE FROM user_divisions WHERE user_id = $1 AND NOT (division_id = ANY($2::int[]))', [id, divisionIds]);
+    await db.query(
+      'INSERT INTO user_divisions (user_id, division_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
+      [id, divisionIds],
+    );
+  }
+  return id;
+}
+
+export interface SeedSummary {
+  diagnoses: number;
+  facilities: number;
+  divisions: number;
+  groups: number;
+  users: number;
+}
+
+/** Seeds the reference data and the demo world; safe to run any number of times. */
+export async function seed(url = databaseUrl()): Promise<SeedSummary> {
+  const users = [...demoUsers, ...otherUsers];
+  // scrypt runs on libuv's thread pool: hash them all at once, before the transaction.
+  const hashes = await Promise.all(users.map((u) => hashPassword(u.password)));
+  const db = await connect(url);
+  try {
+    return await inTransaction(db, 'crisis-seed', async () => {
+      const diagnoses = await seedDiagnoses(db);
+      await seedItp(db);
+      const facilities = new Map<string, { id: number; divisions: Map<string, number> }>();
+      for (const f of FACILITIES) facilities.set(f.name, await seedFacility(db, f));
+      const groups = await seedGroups(db, new Map([...facilities].map(([n, f]) => [n, f.id])));
+      for (const [i, u] of users.entries()) await seedUser(db, u, hashes[i], { facilities, groups });
+      return {
+        diagnoses,
+        facilities: facilities.size,
+        divisions: [...facilities.values()].reduce((n, f) => n + f.divisions.size, 0),
+        groups: groups.size,
+        users: users.length,
+      };
+    });
+  } finally {
+    await db.end();
+  }
+}
+
+if (require.main === module) {
+  const started = Date.now();
+  seed()
+    .then((s) =>
+      console.log(
+        `seed: ${s.diagnoses} diagnoses, ${s.facilities} facilities, ${s.divisions} divisions, ${s.groups} group(s), ${s.users} users (${Date.now() - started} ms)`,
+      ),
+    )
+    .catch((err) => {
+      console.error('seed failed:', err);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,50 @@
+import { performance } from 'perf_hooks';
+
+export interface LoadResult {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/**
+ * A closed-loop load generator: `concurrency` workers each run `task` back to back for `seconds`.
+ * The same generator drives the API and the bare SQL, so their figures compare fairly.
+ */
+export async function runLoad(task: () => Promise<void>, concurrency: number, seconds: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        try {
+          await task();
+          latencies.push(performance.now() - t0);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    concurrency,
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    rps: latencies.length / elapsed,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+  };
+}

@@ -1,0 +1,20 @@
+// Integration suites against the real PostgreSQL, Temporal and API that `npm test` starts
+// (scripts/test.mjs passes API_URL, DATABASE_URL, TEMPORAL_ADDRESS). Run in band.
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/integration/**/*.test.ts'],
+  testTimeout: 30000,
+  transform: {
+    '^.+\\.(t|j)sx?$': ['@swc/jest', {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    }],
+  },
+  passWithNoTests: true,
+};

@@ -1,0 +1,33 @@
+import type { Pool } from 'pg';
+
+/** What expireClaim found: the claim is over, or it was extended and now lapses at `expiresAt`. */
+export type ExpireClaimResult =
+  | { released: true; outcome: 'expired' | 'released' | 'gone' }
+  | { released: false; expiresAt: string };
+
+/**
+ * Claim lease activities. The claims row is the truth: the workflow only decides *when* to look,
+ * and this UPDATE decides *whether* the claim is over (a renewal that committed first wins).
+ */
+export function createClaimActivities({ pool }: { pool: Pool }) {
+  return {
+    async expireClaim(claimId: string): Promise<ExpireClaimResult> {
+      const expired = await pool.query(
+        `UPDATE claims SET released_at = now(), release_reason = 'expired'
+          WHERE id = $1 AND released_at IS NULL AND expires_at <= now()
+          RETURNING id`,
+        [claimId],
+      );
+      if (expired.rowCount) return { released: true, outcome: 'expired' };
+      const { rows } = await pool.query<{ expires_at: Date; released_at: Date | null; release_reason: string | null }>(
+        'SELECT expires_at, released_at, release_reason FROM claims WHERE id = $1',
+        [claimId],
+      );
+      const row = rows[0];
+      if (!row) return { released: true, outcome: 'gone' };
+      if (row.released_at) return { released: true, outcome: row.release_reason === 'expired' ? 'expired' : 'released' };
+      // Extended meanwhile: the workflow keeps waiting until the new expiry.
+      return { released: false, expiresAt: row.expires_at.toISOString() };
+    },
+  };
+}

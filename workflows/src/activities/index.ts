@@ -1,0 +1,21 @@
+import type { Pool } from 'pg';
+import { createClaimActivities } from './claims';
+
+export type { ExpireClaimResult } from './claims';
+
+/** What activities need from the outside world; the worker builds it once per process. */
+export interface ActivityDeps {
+  pool: Pool;
+}
+
+/**
+ * Every activity of the task queue, closed over its dependencies (temporalio/samples-typescript
+ * "activities-dependency-injection"). Workflows import only the *type* of this object.
+ */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createClaimActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,99 @@
+/**
+ * The typed Temporal client the API uses (package main). It starts, signals and queries workflows
+ * by name, importing workflow *types* only, so the API never loads workflow code.
+ */
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  claimStateQuery,
+  claimWorkflowId,
+  DEFAULT_TASK_QUEUE,
+  extendClaimSignal,
+  releaseClaimSignal,
+  type ClaimLeaseArgs,
+  type ClaimLeaseState,
+} from './definitions';
+import type { claimLeaseWorkflow } from './workflows';
+
+export * from './definitions';
+export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
+
+export interface StartOptions {
+  /** Task queue the worker polls; defaults to TEMPORAL_TASK_QUEUE or 'crisis'. */
+  taskQueue?: string;
+}
+
+const taskQueueOf = (o?: StartOptions) => o?.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
+
+/**
+ * Starts the lease workflow of a claim just committed (`claim-<id>`, one per claim, never reused).
+ * Idempotent: when the workflow already runs it is told the expiry instead.
+ */
+export async function startClaimLease(
+  client: Client,
+  args: ClaimLeaseArgs,
+  options?: StartOptions,
+): Promise<WorkflowHandle<typeof claimLeaseWorkflow>> {
+  const workflowId = claimWorkflowId(args.claimId);
+  try {
+    return await client.workflow.start<typeof claimLeaseWorkflow>('claimLeaseWorkflow', {
+      workflowId,
+      taskQueue: taskQueueOf(options),
+      args: [{ claimId: String(args.claimId), expiresAt: args.expiresAt }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    const handle = client.workflow.getHandle<typeof claimLeaseWorkflow>(workflowId);
+    await handle.signal(extendClaimSignal, { expiresAt: args.expiresAt }).catch((e) => {
+      if (!(e instanceof WorkflowNotFoundError)) throw e; // closed: the claim is already over
+    });
+    return handle;
+  }
+}
+
+/**
+ * Tells the lease workflow the claim's new expiry (already written to the claims row). Uses
+ * signal-with-start, so a claim whose workflow never started (Temporal was down when it was
+ * claimed) gets its guardian now.
+ */
+export async function extendClaimLease(
+  client: Client,
+  claimId: string | number,
+  expiresAt: string,
+  options?: StartOptions,
+): Promise<void> {
+  await client.workflow.signalWithStart<typeof claimLeaseWorkflow, [{ expiresAt: string }]>('claimLeaseWorkflow', {
+    workflowId: claimWorkflowId(claimId),
+    taskQueue: taskQueueOf(options),
+    args: [{ claimId: String(claimId), expiresAt }],
+    signal: extendClaimSignal,
+    signalArgs: [{ expiresAt }],
+    // Only reached for a claim the database still holds active, so a closed run (terminated by
+    // an operator) may be replaced.
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+}
+
+/**
+ * Tells the lease workflow that its claim was released (already written to the claims row), so
+ * it ends now. Returns false when no workflow runs for the claim (nothing to stop).
+ */
+export async function releaseClaimLease(client: Client, claimId: string | number): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(claimWorkflowId(claimId)).signal(releaseClaimSignal);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** What the lease workflow believes (diagnostics and tests); null when none runs. */
+export async function queryClaimLease(client: Client, claimId: string | number): Promise<ClaimLeaseState | null> {
+  try {
+    return await client.workflow.getHandle(claimWorkflowId(claimId)).query(claimStateQuery);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The Temporal worker: `node workflows/dist/worker.js`.
+ *
+ * Env: DATABASE_URL; TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default),
+ * TEMPORAL_TASK_QUEUE (crisis); for a real cluster TEMPORAL_API_KEY or
+ * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); WORKER_DB_POOL_MAX (5);
+ * WORKER_LOG_LEVEL (INFO).
+ *
+ * `--build-bundle` only builds the cached workflow bundle and exits (for image builds and CI).
+ * Waits for Temporal with retries, then polls until SIGINT/SIGTERM, when it finishes the tasks in
+ * hand (graceful shutdown) and exits; a second signal exits at once.
+ */
+import path from 'path';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { Pool } from 'pg';
+import { createActivities } from './activities';
+import { loadWorkflowBundle } from './bundle-cache';
+import { connectionOptions, temporalEnv } from './connection-env';
+
+const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<number> {
+  const distDir = __dirname;
+  const workflowsPath = require.resolve('./workflows');
+  const { bundle, cached, file } = await loadWorkflowBundle({ distDir, workflowsPath, log });
+  log(`${cached ? 'using cached' : 'cached new'} workflow bundle ${path.basename(file)}`);
+  if (process.argv.includes('--build-bundle')) return 0;
+
+  const env = temporalEnv();
+  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres:postgres@127.0.0.1:5433/crisis';
+
+  let stopping = false;
+  let worker: Worker | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: shutting down`);
+    if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  // We handle the signals ourselves (the runtime's own hook would swallow them while connecting).
+  Runtime.install({
+    shutdownSignals: [],
+    logger: new DefaultLogger((process.env.WORKER_LOG_LEVEL?.toUpperCase() as LogLevel) || 'INFO'),
+  });
+
+  const connection = await connectWithRetry(env, () => stopping);
+  if (!connection) return 0;
+
+  const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 5 });
+  pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
+  try {
+    worker = await Worker.create({
+      connection,
+      namespace: env.namespace,
+      taskQueue: env.taskQueue,
+      workflowBundle: bundle,
+      activities: createActivities({ pool }),
+      shutdownGraceTime: '10 seconds',
+    });
+    log(`polling task queue "${env.taskQueue}" in namespace "${env.namespace}" at ${env.address}`);
+    if (stopping) worker.shutdown();
+    await worker.run();
+    log('stopped');
+    return 0;
+  } finally {
+    await connection.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/** Connects to Temporal, retrying with backoff until it answers (it may start after us). */
+async function connectWithRetry(env: ReturnType<typeof temporalEnv>, stopped: () => boolean): Promise<NativeConnection | null> {
+  for (let attempt = 1; !stopped(); attempt++) {
+    try {
+      const connection = await NativeConnection.connect(connectionOptions(env));
+      if (attempt > 1) log(`connected to Temporal at ${env.address} after ${attempt} attempts`);
+      return connection;
+    } catch (err) {
+      if (attempt === 1 || attempt % 10 === 0)
+        log(`Temporal at ${env.address} not reachable yet (${(err as Error).message.split('\n')[0]}); retrying`);
+      const delay = Math.min(250 * 2 ** Math.min(attempt, 6), 5000);
+      for (let waited = 0; waited < delay && !stopped(); waited += 100) await sleep(100);
+    }
+  }
+  return null;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error('[worker] failed:', err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,6 @@
+/**
+ * Every workflow of the task queue. This module is the bundle's entry (worker.ts bundles it with
+ * bundleWorkflowCode): deterministic code only, no Node built-ins (eslint enforces it), activities
+ * imported as types.
+ */
+export { claimLeaseWorkflow } from './claim-lease';
