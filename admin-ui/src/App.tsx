@@ -61,6 +61,7 @@ export function App({ session }: { session: Session }) {
           accessDenied={AccessDeniedPage}
           notification={AppNotification}
           requireAuth
+          loginPage={false}
           disableTelemetry
         >
           <Resource name="facilities" {...facilities} />

@@ -17,10 +17,15 @@ import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
 import { FACILITIES, GROUP_ORGANIZATIONS, ITP_ORGANIZATION, type DivisionSeed, type FacilitySeed } from './world';
 
-/** The ICD-10-CM subset (shared/data/README.md): SHARED_DIR/data/..., else ../shared beside the repo. */
+const DIAGNOSES_FILE = 'icd10cm-behavioral.tsv';
+/** The ICD-10-CM subset (shared/data/README.md): in SHARED_DIR/data (or SHARED_DIR itself), else ../shared beside the repo. */
 export function diagnosesFile(): string {
-  const shared = process.env.SHARED_DIR ?? path.resolve(__dirname, '../../../shared');
-  return path.join(shared, 'data', 'icd10cm-behavioral.tsv');
+  const shared = process.env.SHARED_DIR;
+  if (shared) {
+    const direct = path.join(shared, DIAGNOSES_FILE);
+    return fs.existsSync(direct) ? direct : path.join(shared, 'data', DIAGNOSES_FILE);
+  }
+  return path.resolve(__dirname, '../../../shared/data', DIAGNOSES_FILE);
 }
 
 export function readDiagnoses(file = diagnosesFile()): Array<{ code: string; description: string }> {
@@ -45,8 +50,9 @@ function valid<T>(schemaName: SchemaName, data: unknown, what: string): T {
 }
 
 /**
- * INSERT ... ON CONFLICT (conflict) DO UPDATE only when a seeded column differs; returns the id.
- * `find` locates the existing row when nothing had to change (no RETURNING row then).
+ * Writes a row found by its natural key: an UPDATE only when a seeded column differs (so a re-run
+ * changes nothing), else an INSERT (ON CONFLICT (conflict) as a guard against a concurrent writer).
+ * Looking first keeps re-runs from consuming sequence numbers. Returns the id.
  */
 async function upsert(
   db: Client,
@@ -56,14 +62,25 @@ async function upsert(
   find: { sql: string; params: unknown[] },
 ): Promise<number> {
   const cols = Object.keys(values);
-  const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
-    ON CONFLICT (${conflict}) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
-    WHERE (${cols.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM (${cols.map((c) => `EXCLUDED.${c}`).join(', ')})
-    RETURNING id`;
-  const { rows } = await db.query<{ id: number }>(sql, Object.values(values));
-  if (rows.length) return rows[0].id;
+  const vals = Object.values(values);
   const found = await db.query<{ id: number }>(find.sql, find.params);
-  return found.rows[0].id;
+  if (found.rows.length) {
+    const id = found.rows[0].id;
+    const placeholders = cols.map((_, i) => `$${i + 2}`);
+    await db.query(
+      `UPDATE ${table} SET ${cols.map((c, i) => `${c} = ${placeholders[i]}`).join(', ')}, updated_at = now()
+        WHERE id = $1 AND (${cols.join(', ')}) IS DISTINCT FROM (${placeholders.join(', ')})`,
+      [id, ...vals],
+    );
+    return id;
+  }
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
+     ON CONFLICT (${conflict}) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+     RETURNING id`,
+    vals,
+  );
+  return rows[0].id;
 }
 
 async function seedDiagnoses(db: Client): Promise<number> {
@@ -219,34 +236,32 @@ async function seedUser(
   // Demo accounts must always work: every run resets the password, the failed-attempt counter and
   // both locks (a demo user locked out by someone's typos, or whose password was changed, is
   // usable again after a restart). Deliberate: these accounts are for demonstrations only.
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO users (first_name, last_name, email, phone, job_title, is_active, creating, email_confirmed, password_hash,
-                        failed_login_count, password_locked_out, locked_due_inactivity, mfa_method, organization_type,
-                        organization_id, user_type, provider_info, send_user_unlock_requests)
-     VALUES ($1, $2, $3, $4, $5, true, false, true, $6, 0, false, false, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT ((lower(email))) DO UPDATE SET
-       first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name, phone = EXCLUDED.phone, job_title = EXCLUDED.job_title,
-       is_active = true, creating = false, email_confirmed = true, password_hash = EXCLUDED.password_hash,
-       failed_login_count = 0, password_locked_out = false, locked_due_inactivity = false, mfa_method = EXCLUDED.mfa_method,
-       organization_type = EXCLUDED.organization_type, organization_id = EXCLUDED.organization_id, user_type = EXCLUDED.user_type,
-       provider_info = EXCLUDED.provider_info, send_user_unlock_requests = EXCLUDED.send_user_unlock_requests, updated_at = now()
-     RETURNING id`,
-    [
-      firstName,
-      rest.join(' ') || firstName,
-      u.email,
-      u.phone,
-      u.jobTitle,
-      passwordHash,
-      u.mfaMethod ?? null,
-      a.organizationType,
-      organizationId,
-      u.role,
-      u.providerInfo ? JSON.stringify({ biography: null, videoHostId: null, dialPadUrl: null, ...u.providerInfo }) : null,
-      u.sendUserUnlockRequeststoThisUser ?? false,
-    ],
+  const id = await upsert(
+    db,
+    'users',
+    '(lower(email))',
+    {
+      first_name: firstName,
+      last_name: rest.join(' ') || firstName,
+      email: u.email,
+      phone: u.phone,
+      job_title: u.jobTitle,
+      is_active: true,
+      creating: false,
+      email_confirmed: true,
+      password_hash: passwordHash,
+      failed_login_count: 0,
+      password_locked_out: false,
+      locked_due_inactivity: false,
+      mfa_method: u.mfaMethod ?? null,
+      organization_type: a.organizationType,
+      organization_id: organizationId,
+      user_type: u.role,
+      provider_info: u.providerInfo ? JSON.stringify({ biography: null, videoHostId: null, dialPadUrl: null, ...u.providerInfo }) : null,
+      send_user_unlock_requests: u.sendUserUnlockRequeststoThisUser ?? false,
+    },
+    { sql: 'SELECT id FROM users WHERE lower(email) = lower($1)', params: [u.email] },
   );
-  const id = rows[0].id;
   if (u.role === UserType.FacilityUser) {
     await db.query('DELETE FROM user_divisions WHERE user_id = $1 AND NOT (division_id = ANY($2::int[]))', [id, divisionIds]);
     await db.query(

@@ -310,6 +310,15 @@ describe('facilities', () => {
       expect(echo).toMatchObject({ divisionTypes: [], hasActiveSourceDivision: false, hasActiveReferringDivision: false });
     });
 
+    it('returns every requested id without a range (react-admin getMany)', async () => {
+      const all = Object.values(ids);
+      const extra = (await db.query('SELECT id FROM facilities ORDER BY id LIMIT 30')).rows.map((r) => r.id);
+      const wanted = [...new Set([...all, ...extra])];
+      const res = await api('GET', `/api/facilities?filter=${enc({ id: wanted })}`, { token: admin });
+      expect(res.status).toBe(200);
+      expect(res.body.map((f: any) => f.id).sort()).toEqual([...wanted].sort());
+    });
+
     it('pages with range and reports the slice and the total', async () => {
       const res = await list({}, ['name', 'ASC'], [2, 3]);
       expect(names(res)).toEqual(['Charlie', 'Delta']);
@@ -345,6 +354,30 @@ describe('facilities', () => {
       await check({ divisionType: 'Referring', includeNoDivisionSpecified: true }, ['bravo', 'Charlie', 'Delta', 'echo', 'Foxtrot']);
       await check({ id: [ids.echo, ids.Alpha] }, ['Alpha', 'echo']);
       await check({ states: ['FL'], showActiveOnly: true, divisionType: 'NoDivisionSpecified' }, ['echo']);
+    });
+
+    it('agrees with the database for every sort, with and without a name search, on every page', async () => {
+      const orderSql: Record<string, string> = {
+        name: 'lower(name) D, id D',
+        city: 'lower(city) D, lower(name) D, id D',
+        state: 'state D, lower(name) D, id D',
+        isActive: 'is_active D, lower(name) D, id D',
+      };
+      // states only: the index-order plan; with a 3+ character search: the read-once plan.
+      for (const [filter, where, params] of [
+        [{ states: ['GA', 'AL'], q: null }, `state IN ('GA', 'AL')`, []],
+        [{ states: ['GA', 'AL'] }, `state IN ('GA', 'AL') AND name LIKE $1`, [`${prefix}%`]],
+      ] as Array<[object, string, unknown[]]>)
+        for (const [field, sql] of Object.entries(orderSql))
+          for (const dir of ['ASC', 'DESC']) {
+            const { rows } = await db.query(`SELECT id FROM facilities WHERE ${where} ORDER BY ${sql.replace(/D/g, dir)}`, params);
+            const expected = rows.map((r) => r.id);
+            const first = await list(filter, [field, dir], [0, 2]);
+            expect([field, dir, first.body.map((f: any) => f.id)]).toEqual([field, dir, expected.slice(0, 3)]);
+            expect(first.headers.get('content-range')).toBe(`facilities 0-${Math.min(2, expected.length - 1)}/${expected.length}`);
+            const second = await list(filter, [field, dir], [3, 5]);
+            expect(second.body.map((f: any) => f.id)).toEqual(expected.slice(3, 6));
+          }
     });
 
     it('lookups: id, name, city and state, the flags; sorted by name; filtered like the list', async () => {

@@ -108,7 +108,7 @@ describe('identity server', () => {
   it('publishes its discovery document with the /identity issuer', async () => {
     const res = await fetch(`${API_URL}/identity/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
-    const doc = await res.json();
+    const doc = (await res.json()) as Record<string, any>;
     expect(doc.issuer).toMatch(/\/identity$/);
     expect(doc.code_challenge_methods_supported).toEqual(['S256']);
     expect(doc.end_session_endpoint).toMatch(/\/identity\/session\/end$/);
@@ -154,7 +154,7 @@ describe('identity server', () => {
 
       const res = await context(tokens.accessToken);
       expect(res.status).toBe(200);
-      expect((await res.json()).id).toBe(user.id);
+      expect(((await res.json()) as { id: number }).id).toBe(user.id);
 
       const row = await userRow(user.id);
       expect(row.failed_login_count).toBe(0);
@@ -311,6 +311,17 @@ describe('identity server', () => {
       expect(isSignInPage(retry)).toBe(true);
     });
 
+    it('"Send a new code" does not resend within 30 s, and the pending code still works', async () => {
+      const { browser, pkce, codePage, mark } = await toCodePage(user);
+      const code = await readSignInCode(user.email, mark);
+      const resent = await browser.submit(codePage, {}, (f) => f.action.endsWith('/resend'));
+      expect(isCodePage(resent)).toBe(true);
+      expect(resent.html).toContain('We sent you a code a moment ago');
+      const done = await browser.submit(resent, { code });
+      const tokens = await exchangeCode(codeFromCallback(done, pkce), pkce);
+      expect(decodeJwt(tokens.accessToken).sub).toBe(String(user.id));
+    });
+
     it('sends the code by SMS when the user chose Sms', async () => {
       const smsUser = await createUser('mfa-sms', mfaFacility, { mfaMethod: 'Sms', phone: '+12065550123' });
       const { codePage, mark } = await toCodePage(smsUser);
@@ -352,6 +363,23 @@ describe('identity server', () => {
       await expect(refresh(third.refreshToken)).rejects.toThrow(TokenError);
     });
 
+    it('allows the token endpoint from the admin UI origin only (CORS)', async () => {
+      const user = await createUser('cors', plainFacility);
+      const tokens = await signIn({ email: user.email, password: user.password });
+      const call = (origin: string, refreshToken: string) =>
+        fetch(`${API_URL}/identity/token`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'admin-ui' }),
+        });
+      const evil = await call('https://evil.example', tokens.refreshToken);
+      expect(evil.status).toBe(400);
+      expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+      const ui = await call('http://localhost:5173', tokens.refreshToken);
+      expect(ui.status).toBe(200);
+      expect(ui.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    });
+
     it('refuses refresh for a user who was deactivated', async () => {
       const user = await createUser('deactivated', plainFacility);
       const tokens = await signIn({ email: user.email, password: user.password });
@@ -368,7 +396,7 @@ describe('identity server', () => {
       const tokens = await signIn({ email: user.email, password: user.password });
       const res = await changePassword(tokens.accessToken, { currentPassword: 'Not-The-One1', newPassword: 'Brand-New-Pass9', confirmPassword: 'Brand-New-Pass9' });
       expect(res.status).toBe(400);
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, any>;
       expect(body.code).toBe('OPWD');
       expect(body.fields).toEqual([expect.objectContaining({ field: 'currentPassword' })]);
       expect(JSON.parse(res.headers.get('x-error')!).code).toBe('OPWD');
@@ -381,7 +409,7 @@ describe('identity server', () => {
       const tokens = await signIn({ email: user.email, password: user.password });
       const res = await changePassword(tokens.accessToken, { currentPassword: user.password, newPassword: 'Brand-New-Pass9', confirmPassword: 'Other-Pass9' });
       expect(res.status).toBe(400);
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, any>;
       expect(body.code).toBe('INV');
       expect(body.fields.map((f: { field: string }) => f.field)).toContain('confirmPassword');
     });
@@ -472,7 +500,7 @@ describe('identity server', () => {
         const tokens = await signInAs(u.role);
         const res = await context(tokens.accessToken);
         expect(res.status).toBe(200);
-        expect((await res.json()).role).toBe(u.role);
+        expect(((await res.json()) as { role: string }).role).toBe(u.role);
       }
     });
   });

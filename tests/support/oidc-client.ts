@@ -397,7 +397,6 @@ export async function signOut(result: Pick<SignInResult, 'idToken' | 'browser'>)
 async function withDb<T>(fn: (db: import('pg').Client) => Promise<T>): Promise<T> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new SignInError('A sign-in code is needed: pass `code`, or set DATABASE_URL so it can be read from outbox_messages');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Client } = require('pg') as typeof import('pg');
   const db = new Client({ connectionString: url });
   await db.connect();

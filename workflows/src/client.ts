@@ -25,8 +25,13 @@ export interface StartOptions {
 const taskQueueOf = (o?: StartOptions) => o?.taskQueue ?? process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
 
 /**
- * Starts the lease workflow of a claim just committed (`claim-<id>`, one per claim, never reused).
- * Idempotent: when the workflow already runs it is told the expiry instead.
+ * Starts the lease workflow of a claim just committed (`claim-<id>`). Idempotent: when a workflow
+ * with that id already runs it is told the expiry instead (Temporal never runs two at once).
+ *
+ * The id reuse policy is ALLOW_DUPLICATE, not REJECT_DUPLICATE, on purpose: claim ids restart
+ * when the database is recreated or restored while Temporal keeps closed workflows for its
+ * retention period, and REJECT_DUPLICATE would then leave those new claims without a guardian.
+ * A closed `claim-<id>` always belongs to an earlier life of the id, so a new run is right.
  */
 export async function startClaimLease(
   client: Client,
@@ -39,7 +44,7 @@ export async function startClaimLease(
       workflowId,
       taskQueue: taskQueueOf(options),
       args: [{ claimId: String(args.claimId), expiresAt: args.expiresAt }],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -68,8 +73,8 @@ export async function extendClaimLease(
     args: [{ claimId: String(claimId), expiresAt }],
     signal: extendClaimSignal,
     signalArgs: [{ expiresAt }],
-    // Only reached for a claim the database still holds active, so a closed run (terminated by
-    // an operator) may be replaced.
+    // Only reached for a claim the database still holds active, so a closed run (an earlier life
+    // of the id, or one terminated by an operator) may be replaced.
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
 }

@@ -39,6 +39,9 @@ export const extendClaimSignal = defineSignal<[{ expiresAt: string }]>('extendCl
 export const releaseClaimSignal = defineSignal('releaseClaim');
 export const claimStateQuery = defineQuery<ClaimLeaseState>('claimState');
 
+/** The schedule that runs sweepOverdueClaimsWorkflow every minute (one per task queue). */
+export const claimsSweepScheduleId = (taskQueue: string) => `claims-sweep-${taskQueue}`;
+
 export const CLAIM_WORKFLOW_PREFIX = 'claim-';
 export const claimWorkflowId = (claimId: string | number) => `${CLAIM_WORKFLOW_PREFIX}${claimId}`;
 

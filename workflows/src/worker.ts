@@ -16,6 +16,7 @@ import { Pool } from 'pg';
 import { createActivities } from './activities';
 import { loadWorkflowBundle } from './bundle-cache';
 import { connectionOptions, temporalEnv } from './connection-env';
+import { ensureSchedules } from './schedules';
 
 const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,7 +32,8 @@ async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres:postgres@127.0.0.1:5433/crisis';
 
   let stopping = false;
-  let worker: Worker | undefined;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       log(`${signal} again: exiting now`);
@@ -39,7 +41,7 @@ async function main(): Promise<number> {
     }
     stopping = true;
     log(`${signal}: shutting down`);
-    if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+    stop();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -52,11 +54,17 @@ async function main(): Promise<number> {
 
   const connection = await connectWithRetry(env, () => stopping);
   if (!connection) return 0;
+  if (stopping) {
+    await connection.close();
+    return 0;
+  }
+
+  await ensureSchedules(env, log).catch((err) => log(`could not ensure the schedules: ${(err as Error).message}`));
 
   const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 5 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   try {
-    worker = await Worker.create({
+    const worker = await Worker.create({
       connection,
       namespace: env.namespace,
       taskQueue: env.taskQueue,
@@ -65,8 +73,8 @@ async function main(): Promise<number> {
       shutdownGraceTime: '10 seconds',
     });
     log(`polling task queue "${env.taskQueue}" in namespace "${env.namespace}" at ${env.address}`);
-    if (stopping) worker.shutdown();
-    await worker.run();
+    // Polls until a signal; then stops polling, lets the tasks in hand finish (shutdownGraceTime).
+    await worker.runUntil(stopped);
     log('stopped');
     return 0;
   } finally {

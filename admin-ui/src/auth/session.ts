@@ -30,3 +30,8 @@ export function useSession(): Session {
   if (!s) throw new Error('useSession outside of the SessionContext');
   return s;
 }
+
+/** Re-reads the user context (after the user changed something the context reflects, e.g. MFA). */
+export const SessionReloadContext = createContext<() => Promise<void>>(async () => undefined);
+
+export const useReloadSession = () => useContext(SessionReloadContext);

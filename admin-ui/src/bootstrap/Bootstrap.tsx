@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppSettings, UserContext } from '@crisis/forms';
-import { startSession, type Session } from '../auth/session';
+import { SessionReloadContext, startSession, type Session } from '../auth/session';
 import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignInState } from '../auth/userManager';
 import { isCodedError } from '../data/codedError';
 import { api } from '../data/httpClient';
@@ -44,6 +44,7 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
   } catch (e) {
     return { kind: 'error', message: (e as Error).message, action: 'retry' };
   }
+  document.title = settings.productName;
   createUserManager(settings);
   if (window.location.pathname === AUTH_CALLBACK_PATH) {
     progress('Signing in…');
@@ -97,6 +98,12 @@ export function Bootstrap() {
     };
   }, [attempt]);
 
+  const reload = useCallback(async () => {
+    if (phase.kind !== 'ready') return;
+    const context = await api.get<UserContext>('/api/user/context');
+    if (context?.id) setPhase({ kind: 'ready', session: startSession(phase.session.settings, context) });
+  }, [phase]);
+
   switch (phase.kind) {
     case 'loading':
       return <BootScreen message={phase.message} />;
@@ -110,6 +117,10 @@ export function Bootstrap() {
     case 'public':
       return <PublicDemoTools settings={phase.settings} />;
     case 'ready':
-      return <App session={phase.session} />;
+      return (
+        <SessionReloadContext.Provider value={reload}>
+          <App session={phase.session} />
+        </SessionReloadContext.Provider>
+      );
   }
 }

@@ -1,5 +1,5 @@
 import { TOKEN_REVOKED_HEADER } from '@crisis/forms';
-import { getAccessToken, renewSilently } from '../auth/userManager';
+import { getAccessToken, renewSilently, signIn } from '../auth/userManager';
 import { rememberCodedError } from '../notifications/codedErrorRegistry';
 import { codedErrorFrom } from './codedError';
 
@@ -37,6 +37,8 @@ export async function httpClient(url: string, options: HttpOptions = {}): Promis
     const renewed = await renewSilently();
     token = renewed?.access_token ?? null;
     if (token) res = await send(url, options, token);
+    // The refresh token was revoked too (password changed, user disabled): sign in again.
+    else void signIn().catch(() => undefined);
   }
   const body = await res.text();
   if (res.status < 200 || res.status >= 300) {

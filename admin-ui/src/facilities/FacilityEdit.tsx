@@ -1,9 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Chip } from '@mui/material';
 import { Edit, useNotify, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { normalizeInput } from '@crisis/forms';
 import { useSession } from '../auth/session';
+import { blockedActionDialog } from '../common/blockedAction';
+import { InfoDialog, type InfoDialogContent } from '../common/InfoDialog';
+import { isCodedError } from '../data/codedError';
 import { setLastVisited } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from './divisions/DivisionsTab';
@@ -43,6 +46,7 @@ function FacilityEditTabs() {
 export function FacilityEdit() {
   const { id } = useParams();
   const notify = useNotify();
+  const [blocked, setBlocked] = useState<InfoDialogContent | null>(null);
   useEffect(() => {
     if (id) setLastVisited('facilities', id);
   }, [id]);
@@ -54,10 +58,20 @@ export function FacilityEdit() {
       mutationMode="pessimistic"
       redirect={false}
       transform={(values: any) => normalizeInput(toFacilityPayload(values))}
-      mutationOptions={{ onSuccess: () => notify('Facility updated', { type: 'success' }) }}
+      mutationOptions={{
+        onSuccess: () => notify('Facility updated', { type: 'success' }),
+        onError: (error: unknown) => {
+          const dialog = blockedActionDialog(error);
+          if (dialog) return setBlocked(dialog);
+          // Field errors (INV, INV.NOT.UNIQ) are shown on the fields by the form itself.
+          if (isCodedError(error) && error.fields.length > 0) return;
+          notify((error as Error).message, { type: 'error' });
+        },
+      }}
     >
       <FacilityHeader />
       <FacilityEditTabs />
+      <InfoDialog content={blocked} onClose={() => setBlocked(null)} />
     </Edit>
   );
 }

@@ -41,6 +41,11 @@ function FacilityRows() {
   usePersistedScroll('facilities', !isPending && !!data);
   const lastVisited = getLastVisited('facilities');
   const isLast = (r: FacilityRecord) => lastVisited !== null && String(r.id) === lastVisited;
+  // Facilities with the same name are told apart by city and state (spec 03 §9).
+  const nameCount = new Map<string, number>();
+  (data as FacilityRecord[] | undefined)?.forEach((r) => nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1));
+  const displayName = (r: FacilityRecord) =>
+    (nameCount.get(r.name) ?? 0) > 1 ? `${r.name} (${[r.address?.city, r.address?.state].filter(Boolean).join(', ')})` : r.name;
   return (
     <Datagrid
       bulkActionButtons={false}
@@ -58,7 +63,7 @@ function FacilityRows() {
             data-last-visited={isLast(r) ? 'true' : undefined}
             style={{ fontWeight: isLast(r) ? 600 : undefined }}
           >
-            {r.name}
+            {displayName(r)}
           </Link>
         )}
       />

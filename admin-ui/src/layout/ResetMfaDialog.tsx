@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useDataProvider, useNotify } from 'react-admin';
 import type { AppDataProvider } from '../data/dataProvider';
-import { useSession } from '../auth/session';
+import { useReloadSession, useSession } from '../auth/session';
 
 const METHOD_LABEL: Record<string, string> = { Sms: 'SMS', Email: 'Email' };
 
@@ -11,6 +11,7 @@ export function ResetMfaDialog({ open, onClose }: { open: boolean; onClose: () =
   const { context } = useSession();
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
+  const reloadSession = useReloadSession();
   const [busy, setBusy] = useState(false);
   const method = context.mfaMethod ? METHOD_LABEL[context.mfaMethod] ?? context.mfaMethod : '';
   const confirm = async () => {
@@ -19,6 +20,7 @@ export function ResetMfaDialog({ open, onClose }: { open: boolean; onClose: () =
       await dataProvider.resetOwnMfa(context.id);
       notify('MFA has been reset', { type: 'success' });
       onClose();
+      await reloadSession().catch(() => undefined);
     } catch (e) {
       notify((e as Error).message, { type: 'error' });
     } finally {

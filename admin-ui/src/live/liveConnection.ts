@@ -3,6 +3,7 @@ import { userManager } from '../auth/userManager';
 
 let socket: Socket | undefined;
 let token: string | null = null;
+let renewHooked = false;
 
 /**
  * The live channel (socket.io at /socket.io, authenticated with the access token). After a silent
@@ -21,11 +22,14 @@ export function startLiveConnection(accessToken: string): Socket {
   socket.on('disconnect', (reason) => console.info('[live] disconnected', reason));
   socket.on('connect_error', (err) => console.warn('[live] connection error', err.message));
   socket.onAny((event, ...args) => console.info('[live]', event, ...args));
-  userManager().events.addUserLoaded((user) => {
-    if (!socket || user.access_token === token) return;
-    token = user.access_token;
-    socket.disconnect().connect();
-  });
+  if (!renewHooked) {
+    renewHooked = true;
+    userManager().events.addUserLoaded((user) => {
+      if (!socket || user.access_token === token) return;
+      token = user.access_token;
+      socket.disconnect().connect();
+    });
+  }
   return socket;
 }
 

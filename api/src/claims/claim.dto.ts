@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** A claim (lease) on an object under edit, as the claims API returns it. */
 export class ClaimDto {
-  @ApiProperty({ example: 42 }) id!: number;
+  @ApiProperty({ type: 'integer', example: 42 }) id!: number;
   @ApiProperty({
     oneOf: [{ type: 'integer' }, { type: 'string' }],
     description: 'As claimed; a positive integer comes back as a number',
@@ -10,7 +10,7 @@ export class ClaimDto {
   })
   objectId!: number | string;
   @ApiProperty({ example: 'MedicalInformation' }) objectType!: string;
-  @ApiProperty({ description: 'The holder (user id)', example: 5 }) subjectId!: number;
+  @ApiProperty({ type: 'integer', description: 'The holder (user id)', example: 5 }) subjectId!: number;
   @ApiProperty({ description: "The holder's name", example: 'Ann Lee' }) subjectName!: string;
   @ApiProperty({ format: 'date-time' }) claimedAt!: string;
   @ApiProperty({ format: 'date-time', description: 'The claim lapses then unless extended' }) expiresAt!: string;

@@ -31,7 +31,7 @@ export interface ClaimInput {
 }
 
 /** How long a Temporal call may hold up a response before we give up on it (the row is the truth). */
-const TEMPORAL_CALL_TIMEOUT_MS = 5000;
+const TEMPORAL_CALL_TIMEOUT_MS = 2000;
 
 /**
  * Claims (spec 03 §7): leases on objects under edit. The claims table is the truth — one active

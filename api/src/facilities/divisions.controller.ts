@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
 import { divisionLookupSchema, divisionRecordSchema, type AppAbility, type DivisionLookup, type DivisionRecord } from '@crisis/forms';
@@ -50,6 +50,7 @@ export class DivisionsController {
   @Get('lookups')
   @CheckAbility('read', 'Facility')
   @ApiQuery({ name: 'filter', required: false, description: 'JSON object: q, type, showActiveOnly, id[] (or the same keys as plain query parameters)' })
+  @ApiBadRequestResponse({ description: 'INV: a bad filter; `fields` names each problem' })
   @ApiOkResponse({ description: 'The facility\'s divisions (id, name, isActive, type), sorted by name', schema: { type: 'array', items: DIVISION_LOOKUP } })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   lookups(@Param('id') rawId: string, @Query() query: Record<string, unknown>, @CurrentAbility() ability: AppAbility): Promise<DivisionLookup[]> {
@@ -61,7 +62,7 @@ export class DivisionsController {
   @CheckAbility('manage', 'Facility')
   @AuditAction('Division.Create')
   @ApiSchemaBody('division')
-  @ApiOkResponse({ description: 'The created division', schema: DIVISION })
+  @ApiCreatedResponse({ description: 'The created division', schema: DIVISION })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the facility has a division of this name (field name)' })
   create(@Param('id') rawId: string, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {

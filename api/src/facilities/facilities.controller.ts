@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
 import { facilityLookupSchema, facilityRecordSchema, type AppAbility, type FacilityRecord } from '@crisis/forms';
@@ -50,6 +50,7 @@ export class FacilitiesController {
   @Get('lookups')
   @CheckAbility('manage', 'Facility')
   @ApiQuery({ name: 'filter', required: false, description: 'JSON object: showActiveOnly, states[], divisionType, q, id[] (or the same keys as plain query parameters)' })
+  @ApiBadRequestResponse({ description: 'INV: a bad filter; `fields` names each problem' })
   @ApiOkResponse({ description: 'Every matching facility, sorted by name', schema: { type: 'array', items: FACILITY_LOOKUP } })
   async lookups(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const filter = parseLookupFilter<FacilityListFilter>(query, 'facilityListFilter', ['states', 'cities', 'id']);
@@ -61,7 +62,7 @@ export class FacilitiesController {
   @CheckAbility('manage', 'Facility')
   @AuditAction('Facility.Create')
   @ApiSchemaBody('facility')
-  @ApiOkResponse({ description: 'The created facility', schema: FACILITY })
+  @ApiCreatedResponse({ description: 'The created facility', schema: FACILITY })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a facility with this name and zip exists (fields name, address.zipCode)' })
   create(@Body(schema('facility')) body: FacilityInput): Promise<FacilityRecord> {
     return this.facilities.create(body);

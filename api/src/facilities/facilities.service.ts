@@ -1,4 +1,6 @@
+import { createHash } from 'crypto';
 import { Injectable } from '@nestjs/common';
+import type { Client as PgClient, QueryResultRow } from 'pg';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
@@ -27,6 +29,18 @@ export interface FacilityInput {
   address: { streetLine: string; apartmentNumber?: string | null; city: string; state: string; zipCode: string; county?: string | null };
   geoPosition: { latitude: number; longitude: number };
   contacts?: Record<string, string | null> | null;
+}
+
+const statementNames = new Map<string, string>();
+/** A stable name per SQL text (the lists build a bounded set of texts: filters × sorts). */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `facilities_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    if (statementNames.size > 1000) statementNames.clear();
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 /** A facility's identity is name + zip: the fields the UI marks on INV.NOT.UNIQ. */
@@ -65,7 +79,7 @@ export class FacilitiesService {
   /** One statement: the page (as JSON text, sent as is) and the filtered total. */
   async list(q: ListQuery<FacilityListFilter>): Promise<{ json: string; total: number; count: number }> {
     const { sql, params } = buildFacilityListQuery(q);
-    const [row] = await this.sequelize.query<{ total: number; rows: string }>(sql, { bind: params, type: QueryTypes.SELECT });
+    const [row] = await this.read<{ total: number; rows: string }>(sql, params);
     // Page and total come from one snapshot, so the page size follows from them.
     const count = Math.max(0, Math.min(q.limit, row.total - q.offset));
     return { json: row.rows, total: row.total, count };
@@ -73,7 +87,7 @@ export class FacilitiesService {
 
   async lookups(filter: FacilityListFilter): Promise<string> {
     const { sql, params } = buildFacilityLookupQuery(filter);
-    const [row] = await this.sequelize.query<{ rows: string }>(sql, { bind: params, type: QueryTypes.SELECT });
+    const [row] = await this.read<{ rows: string }>(sql, params);
     return row.rows;
   }
 
@@ -110,6 +124,22 @@ export class FacilitiesService {
     if (!affected) throw notFound();
     auditValues({ facilityId: id, isMfaEnabled });
     return this.get(id);
+  }
+
+  /**
+   * The read-only hot path (list, lookups): a pooled connection of Sequelize's own pool, used
+   * directly with a named statement, so PostgreSQL parses each distinct SQL text once per
+   * connection and Sequelize's per-query work (bind rewriting, result mapping) is skipped. Not for
+   * reads inside a request's transaction (the pooled connection is not the transaction's).
+   */
+  private async read<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const manager = this.sequelize.connectionManager;
+    const conn = (await manager.getConnection({ type: 'read' })) as unknown as PgClient;
+    try {
+      return (await conn.query<T & QueryResultRow>({ name: statementName(sql), text: sql, values: params })).rows;
+    } finally {
+      manager.releaseConnection(conn as never);
+    }
   }
 
   private async assertUnique(name: string, zipCode: string, exceptId = 0) {

@@ -19,7 +19,11 @@ export function parseCheckedList<F>(
   opts: { sortable: readonly string[]; defaultSort: [string, 'ASC' | 'DESC']; schema: SchemaName; maxPage?: number },
 ): ListQuery<F> {
   const parsed = parseListQuery(query, { sortable: [...opts.sortable], defaultSort: opts.defaultSort, maxPage: opts.maxPage });
-  return { ...parsed, filter: checkFilter<F>(parsed.filter, opts.schema) };
+  const filter = checkFilter<F>(parsed.filter, opts.schema);
+  // ra-data-simple-rest's getMany sends filter={"id":[...]} without a range: all of them, not a page of 25.
+  const ids = (filter as { id?: unknown[] }).id;
+  if (query.range === undefined && Array.isArray(ids)) return { ...parsed, filter, offset: 0, limit: Math.max(ids.length, 1) };
+  return { ...parsed, filter };
 }
 
 /**

@@ -202,7 +202,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
           return;
         }
         const { destination, hint } = result.challenge;
-        sendHtml(res, 200, codePage({ uid: interaction.uid, destination, hint, info: result.sent ? MESSAGES.codeResent : null }));
+        sendHtml(res, 200, codePage({ uid: interaction.uid, destination, hint, info: result.sent ? MESSAGES.codeResent : MESSAGES.codeRecentlySent }));
       }),
     );
 

@@ -18,6 +18,7 @@ export const MESSAGES = {
   invalidCode: 'Invalid code',
   codeVoid: 'That code can no longer be used. Sign in again to get a new code.',
   codeResent: 'We sent you a new code.',
+  codeRecentlySent: 'We sent you a code a moment ago. Check your messages, or ask again in a minute.',
 } as const;
 
 /** A sign-in code lives 10 minutes and allows 5 attempts (spec: MFA by e-mail or SMS). */
@@ -121,7 +122,7 @@ export class SignInService {
         `UPDATE users
             SET failed_login_count = failed_login_count + 1,
                 password_locked_out = password_locked_out OR failed_login_count + 1 >= :max,
-                updated_at = now()
+                updated_at = CASE WHEN NOT password_locked_out AND failed_login_count + 1 >= :max THEN now() ELSE updated_at END
           WHERE id = :id
         RETURNING failed_login_count, password_locked_out`,
         { id: user.id, max: config.identity.lockoutMaxFailures },

@@ -29,5 +29,20 @@ export function createClaimActivities({ pool }: { pool: Pool }) {
       // Extended meanwhile: the workflow keeps waiting until the new expiry.
       return { released: false, expiresAt: row.expires_at.toISOString() };
     },
+
+    /**
+     * Marks released the claims that lapsed more than `graceSeconds` ago and are still active:
+     * orphans whose lease workflow never started (Temporal was unreachable when they were made).
+     * Claims with a running workflow are released by it long before the grace is over.
+     */
+    async sweepOverdueClaims(graceSeconds: number): Promise<number> {
+      const swept = await pool.query(
+        `UPDATE claims SET released_at = now(), release_reason = 'expired'
+          WHERE released_at IS NULL AND expires_at <= now() - make_interval(secs => $1)
+          RETURNING id`,
+        [graceSeconds],
+      );
+      return swept.rowCount ?? 0;
+    },
   };
 }

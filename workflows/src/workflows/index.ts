@@ -4,3 +4,4 @@
  * imported as types.
  */
 export { claimLeaseWorkflow } from './claim-lease';
+export { sweepOverdueClaimsWorkflow } from './claims-sweep';

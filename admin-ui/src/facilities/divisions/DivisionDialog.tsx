@@ -1,7 +1,10 @@
+import { useState } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { Form, useDataProvider, useGetOne, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { normalizeInput } from '@crisis/forms';
+import { blockedActionDialog } from '../../common/blockedAction';
+import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';
 import { isCodedError } from '../../data/codedError';
 import { divisionForForm, newDivision, toDivisionPayload, validateDivision, type DivisionRecord } from './divisionPayload';
 import { DivisionFields } from './DivisionFields';
@@ -47,6 +50,7 @@ export function DivisionDialog({
   );
   const record = isNew ? newDivision() : data ? divisionForForm(data) : undefined;
 
+  const [blocked, setBlocked] = useState<InfoDialogContent | null>(null);
   const submit = async (values: Record<string, unknown>) => {
     const payload = normalizeInput(toDivisionPayload(values as unknown as DivisionRecord));
     try {
@@ -62,6 +66,8 @@ export function DivisionDialog({
       onSaved();
     } catch (e) {
       if (isCodedError(e) && (e.body as any)?.errors) return (e.body as any).errors;
+      const dialog = blockedActionDialog(e);
+      if (dialog) return void setBlocked(dialog);
       notify((e as Error).message, { type: 'error' });
     }
   };
@@ -81,6 +87,7 @@ export function DivisionDialog({
           <DialogButtons readOnly={readOnly} onClose={onClose} />
         </Form>
       )}
+      <InfoDialog content={blocked} onClose={() => setBlocked(null)} />
     </Dialog>
   );
 }

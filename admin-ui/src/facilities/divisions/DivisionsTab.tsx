@@ -2,16 +2,17 @@ import { useState } from 'react';
 import { Box, Button, Chip, Table, TableBody, TableCell, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useGetList } from 'react-admin';
-import { enumLabel, formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
+import { formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { useDebounced } from '../../common/useDebounced';
 import { DivisionDialog } from './DivisionDialog';
+import { subtypeLabel } from './divisionLabels';
 import { DivisionFilters, type DivisionFilterValues } from './DivisionFilters';
 import type { DivisionRecord } from './divisionPayload';
 
 type Row = DivisionRecord & { id: number };
 
-const subtype = (d: Row) => (d.sourceType ? enumLabel(d.sourceType) : d.referringType ? enumLabel(d.referringType) : '');
+const subtype = (d: Row) => (d.sourceType ? subtypeLabel(d.sourceType) : d.referringType ? subtypeLabel(d.referringType) : '');
 
 /**
  * The divisions of a facility: search, a table sorted by name, and the add/edit modal. Only an

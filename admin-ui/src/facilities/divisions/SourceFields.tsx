@@ -3,8 +3,9 @@ import { CheckboxGroupInput, SelectInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
 import { CheckboxInput } from '../../common/CheckboxInput';
+import { subtypeLabel } from './divisionLabels';
 
-const SOURCE_TYPE_CHOICES = SOURCE_TYPES.map((t) => ({ id: t, name: enumLabel(t) }));
+const SOURCE_TYPE_CHOICES = SOURCE_TYPES.map((t) => ({ id: t, name: subtypeLabel(t) }));
 const REQUEST_TYPE_CHOICES = REQUEST_TYPES.map((t) => ({ id: t, name: enumLabel(t) }));
 
 /** Source-only fields. documentInEHR off resets noPlacement; once set, outcomeRequired becomes true. */
