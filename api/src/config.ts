@@ -1,3 +1,5 @@
+import { temporalEnv } from '@crisis/workflows';
+
 /**
  * Configuration, read once from the environment and checked at start-up (fail fast).
  * Every setting has a default that works with `npm start` on a developer machine.
@@ -26,11 +28,8 @@ export function loadConfig() {
     production: process.env.NODE_ENV === 'production',
     databaseUrl: required('DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:5433/crisis'),
     dbPoolMax: int('DB_POOL_MAX', 20),
-    temporal: {
-      address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
-      namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-      taskQueue: process.env.TEMPORAL_TASK_QUEUE ?? 'crisis',
-    },
+    /** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE and the TLS / API-key settings. */
+    temporal: temporalEnv(),
     identity: {
       issuer: `${publicUrl}/identity`,
       clientId: 'admin-ui',

@@ -35,6 +35,17 @@ async function bootstrap() {
 
   const fastify = app.getHttpAdapter().getInstance();
 
+  // JSON bodies, where an empty body (a bodyless PUT sent with a JSON content type) means none.
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Malformed JSON body'), { statusCode: 400 }), undefined);
+    }
+  });
+
   // The OpenID Connect provider is an Express app (oidc-provider is ESM and Koa-based); it gets
   // /identity requests raw, before Fastify parses anything.
   const identity = await app.get(IdentityServer).handler();

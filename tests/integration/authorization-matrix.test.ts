@@ -24,12 +24,14 @@ describe('authorization matrix', () => {
     }
     anyFacilityId = (await db.query('SELECT min(id) AS id FROM facilities')).rows[0].id;
   });
+  afterAll(() => db.end());
 
   async function pathFor(route: RouteInfo, ctx: UserContext): Promise<string> {
     let path = route.path;
     const facilityId = ctx.facilityId ?? anyFacilityId;
     for (const p of route.pathParams) {
-      let value = '1';
+      // An id nobody holds (claims are per user: id 1 may be another user's, which is a 403 by design).
+      let value = '987654321';
       if (route.path.startsWith('/api/facilities') && (p === 'id' || p === 'facilityId')) value = String(facilityId);
       if (p === 'divisionId') {
         const { rows } = await db.query('SELECT min(id) AS id FROM divisions WHERE facility_id = $1', [facilityId]);

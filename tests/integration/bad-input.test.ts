@@ -1,6 +1,6 @@
 import { SCHEMAS, UserType } from '@crisis/forms';
 import { api } from '../support/api';
-import { dataFingerprint } from '../support/db';
+import { dataFingerprint, db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 import { listRoutes, type RouteInfo } from './openapi-routes';
 
@@ -17,6 +17,7 @@ describe('bad input is refused with a coded 4xx and changes nothing', () => {
     token = (await signInAs(UserType.ItpAdmin)).accessToken;
     routes = (await listRoutes()).filter((r) => r.method !== 'GET' && r.ability);
   });
+  afterAll(() => db.end());
 
   /** Variants of a body that each break one rule of the schema. */
   function badBodies(schemaName: string): Array<[string, unknown]> {

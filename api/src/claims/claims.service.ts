@@ -9,7 +9,7 @@ import { config } from '../config';
 import { CodedError, forbidden, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { TemporalClientService } from '../temporal/temporal-client.service';
-import { afterCommit } from './after-commit';
+import { afterCommit } from '../common/after-commit';
 import type { ClaimDto } from './claim.dto';
 
 interface ClaimRow {
