@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium, ROOT } from './lib/deps.mjs';
-import { bold, log, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
+import { bold, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
 
 const API_PORT = 3100;

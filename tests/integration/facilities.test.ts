@@ -216,6 +216,12 @@ describe('facilities', () => {
       expect(await fingerprint()).toEqual(before);
     });
 
+    it('audits a create refused by validation with success false', async () => {
+      const res = await audited('POST', '/api/facilities', { token: admin, body: facilityBody({ geoPosition: { latitude: 91, longitude: 0 } }) });
+      expect(res.status).toBe(400);
+      expect(await auditEntry(res)).toMatchObject({ main_action: 'Facility.Create', success: false, status_code: 400 });
+    });
+
     it('refuses malformed JSON with a coded 400', async () => {
       const before = await fingerprint();
       const res = await audited('POST', '/api/facilities', { token: admin, body: '{"name": ' });

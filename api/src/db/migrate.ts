@@ -11,7 +11,6 @@ export async function migrate(databaseUrl = config.databaseUrl): Promise<string[
       migrations: {
         glob: ['migrations/*.js', { cwd: __dirname, ignore: ['**/*.d.ts', '**/*.map'] }],
         resolve: ({ name, path: file, context }) => {
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
           const m = require(file!);
           return { name: path.basename(name, '.js'), up: () => m.up({ context }), down: () => m.down({ context }) };
         },
