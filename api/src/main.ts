@@ -26,7 +26,7 @@ async function bootstrap() {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bufferLogs: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bufferLogs: false, bodyParser: false });
   app.enableCors({ origin: true, credentials: true, exposedHeaders: EXPOSED_HEADERS });
   app.enableShutdownHooks();
 

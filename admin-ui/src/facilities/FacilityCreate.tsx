@@ -4,7 +4,7 @@ import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
-import { facilityTabsFor } from './facilityTabs';
+import { facilityTabsFor } from './facilityTabVisibility';
 import { toFacilityPayload } from './facilityPayload';
 
 export function FacilityCreate() {

@@ -12,7 +12,7 @@ import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from './divisions/DivisionsTab';
 import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
-import { facilityTabsFor } from './facilityTabs';
+import { facilityTabsFor } from './facilityTabVisibility';
 import { toFacilityPayload } from './facilityPayload';
 import type { FacilityRecord } from './facilityTypes';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Tab, Tabs, Typography } from '@mui/material';
 import { Link, useLocation } from 'react-router-dom';
-import type { FacilityTab } from './facilityTabs';
+import type { FacilityTab } from './facilityTabVisibility';
 
 /** Facility detail tabs routed by path (/facilities/12/divisions); only the active tab is mounted. */
 export function FacilityTabs({

@@ -4,7 +4,7 @@ import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from '../facilities/divisions/DivisionsTab';
 import { ComingSoonTab, FacilityTabs } from '../facilities/FacilityTabs';
-import { facilityTabsFor } from '../facilities/facilityTabs';
+import { facilityTabsFor } from '../facilities/facilityTabVisibility';
 import type { FacilityRecord } from '../facilities/facilityTypes';
 import { NotFoundPage } from '../pages/errors/NotFoundPage';
 import { FacilityMfaForm } from './FacilityMfaForm';
