@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { SequelizeModule } from '@nestjs/sequelize';
-import * as cls from 'cls-hooked';
 import { Sequelize } from 'sequelize-typescript';
 import { config } from '../config';
+import { createTransactionNamespace } from './transaction-context';
 
 // Every query inside sequelize.transaction(cb) joins that transaction without passing it around,
 // so a request's changes and its audit entry commit or roll back together.
-Sequelize.useCLS(cls.createNamespace('crisis-db'));
+Sequelize.useCLS(createTransactionNamespace());
 
 @Global()
 @Module({
