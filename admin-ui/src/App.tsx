@@ -7,8 +7,17 @@ import { SessionContext, type Session } from './auth/session';
 import { Gate } from './common/Gate';
 import { RA_STORE_APP_KEY } from './common/listPersistence';
 import { createDataProvider } from './data/dataProvider';
+import { AuditLogList } from './activity/AuditLogList';
+import { AuditLogShow } from './activity/AuditLogShow';
 import { DemoToolsPage } from './demo-tools/DemoToolsPage';
 import facilities from './facilities';
+import billingCodes from './billing-codes';
+import groups from './groups';
+import patientTags from './patient-tags';
+import payers from './payers';
+import users, { UnlockUsersPage, UserInvite, withUsers } from './users';
+import { MyProfilePage } from './profile/MyProfilePage';
+import { ChangePasswordPage } from './profile/ChangePasswordPage';
 import { FacilitySettingsPage } from './facility-settings/FacilitySettingsPage';
 import { AppLayout } from './layout/AppLayout';
 import { AppNotification } from './notifications/AppNotification';
@@ -16,7 +25,6 @@ import { ComingSoonPage } from './pages/ComingSoonPage';
 import { DashboardPage } from './pages/dashboard/DashboardPage';
 import { AccessDeniedPage } from './pages/errors/AccessDeniedPage';
 import { NotFoundPage } from './pages/errors/NotFoundPage';
-import { ProfilePage } from './pages/profile/ProfilePage';
 import { AboutPage, TermsPage } from './pages/static/StaticPages';
 import { theme } from './theme';
 
@@ -24,16 +32,9 @@ import { theme } from './theme';
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
   { path: '/cases/*', gate: '/cases', title: 'Cases' },
   { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
-  { path: '/unlock-users', gate: '/unlock-users', title: 'Unlock users' },
-  { path: '/users/*', gate: '/users', title: 'Users' },
-  { path: '/group-organizations/*', gate: '/group-organizations', title: 'Group organizations' },
   { path: '/patients/*', gate: '/patients', title: 'Patients' },
   { path: '/evaluation-forms/*', gate: '/evaluation-forms', title: 'Evaluation forms' },
   { path: '/itp-organization-settings/*', gate: '/itp-organization-settings', title: 'ITP organization settings' },
-  { path: '/billing-codes/*', gate: '/billing-codes', title: 'Billing codes' },
-  { path: '/payers/*', gate: '/payers', title: 'Payers' },
-  { path: '/patient-tags/*', gate: '/patient-tags', title: 'Patient tags' },
-  { path: '/activity/*', gate: '/activity', title: 'Audit log' },
 ];
 
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
@@ -43,7 +44,7 @@ const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
  * instead of its default hash router. Rendered only once the session (user context) is loaded.
  */
 export function App({ session }: { session: Session }) {
-  const dataProvider = useMemo(() => createDataProvider(), []);
+  const dataProvider = useMemo(() => withUsers(createDataProvider()), []);
   const store = useMemo(() => localStorageStore('1', RA_STORE_APP_KEY), []);
   return (
     <SessionContext.Provider value={session}>
@@ -65,16 +66,33 @@ export function App({ session }: { session: Session }) {
           disableTelemetry
         >
           <Resource name="facilities" {...facilities} />
+          <Resource name="group-organizations" {...groups} />
+          <Resource name="payers" {...payers} />
+          <Resource name="billing-codes" {...billingCodes} />
+          <Resource name="patient-tags" {...patientTags} />
+          <Resource name="users" {...users}>
+            <Route path="invite" element={<UserInvite />} />
+          </Resource>
           <CustomRoutes>
             <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/activity" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogList /></Gate>} />
+            <Route path="/activity/:id" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogShow /></Gate>} />
             <Route path="/new" element={<Navigate to="/me" replace />} />
-            <Route path="/me" element={<ProfilePage />} />
-            <Route path="/me/:id" element={<ProfilePage />} />
+            <Route path="/me" element={<MyProfilePage />} />
+            <Route path="/me/:id" element={<MyProfilePage />} />
             <Route
               path="/change-password"
               element={
                 <Gate allow={changePasswordAllowed}>
-                  <ComingSoonPage title="Change password" />
+                  <ChangePasswordPage />
+                </Gate>
+              }
+            />
+            <Route
+              path="/unlock-users"
+              element={
+                <Gate allow={(s) => navigationAllows(s, '/unlock-users')}>
+                  <UnlockUsersPage />
                 </Gate>
               }
             />

@@ -23,6 +23,9 @@ import { CoreModule } from './core.module';
 import { FacilitiesModule } from './facilities/facilities.module';
 import { ClaimsModule } from './claims/claims.module';
 import { IdentityModule } from './identity/identity.module';
+import { ReferenceModule } from './reference/reference.module';
+import { UsersModule } from './users/users.module';
+import { AuditLogModule } from './audit/audit-log.module';
 
 @Module({
   imports: [
@@ -34,6 +37,9 @@ import { IdentityModule } from './identity/identity.module';
     IdentityModule,
     FacilitiesModule,
     ClaimsModule,
+    ReferenceModule,
+    UsersModule,
+    AuditLogModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

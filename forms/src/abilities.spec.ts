@@ -24,8 +24,10 @@ describe('ability table (spec 03 §6)', () => {
     expect(a.can('update', subject('Facility', { id: 7 }) as any, 'isMfaEnabled')).toBe(true);
     expect(a.can('update', subject('Facility', { id: 7 }) as any, 'name')).toBe(false);
     expect(a.can('access', 'FacilitySettings')).toBe(true);
-    expect(a.can('manage', subject('User', { organizationId: 7 }) as any)).toBe(true);
-    expect(a.can('manage', subject('User', { organizationId: 8 }) as any)).toBe(false);
+    expect(a.can('manage', subject('User', { organizationType: 'Facility', organizationId: 7 }) as any)).toBe(true);
+    expect(a.can('manage', subject('User', { organizationType: 'Facility', organizationId: 8 }) as any)).toBe(false);
+    // A group whose id happens to equal her facility's id is not hers.
+    expect(a.can('manage', subject('User', { organizationType: 'Group', organizationId: 7 }) as any)).toBe(false);
   });
 
   it('shows the unlock-users list to ITP users only', () => {

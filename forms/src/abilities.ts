@@ -1,5 +1,5 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
-import { DivisionType, UserType } from './enums';
+import { DivisionType, OrganizationType, UserType } from './enums';
 import type { AbilityUser } from './user-context';
 
 /**
@@ -84,7 +84,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       break;
     case UserType.FacilityAdmin:
       // Her own facility only: its users, its settings (MFA, SSO) and its audit log.
-      can('manage', 'User', { organizationId: user.organizationId } as any);
+      can('manage', 'User', { organizationType: OrganizationType.Facility, organizationId: user.organizationId } as any);
       can('read', 'Facility', { id: user.facilityId } as any);
       can('update', 'Facility', ['isMfaEnabled'], { id: user.facilityId } as any);
       can('read', 'Division', { facilityId: user.facilityId } as any);

@@ -15,6 +15,10 @@ export const ErrorCode = {
   ObjectAlreadyClaimed: 'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED',
   ClaimOverdueOrInactive: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE',
   DivisionAlreadyClaimed: 'INV.DIVISION.ALREADY.CLAIMED',
+  NoSuitableRows: 'users.table.actions.no-suitable-rows',
+  DeactivateAndEditPayerUsedInPatients: 'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS',
+  EditPayerUsedInPatients: 'INV.EDIT.PAYER.USED.IN.PATIENTS',
+  DeactivatePayerUsedInPatients: 'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | string;
 
@@ -34,6 +38,10 @@ export const DEFAULT_MESSAGES: Record<string, string> = {
   'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED': 'The object is already claimed by another user',
   'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': 'The claim is overdue or inactive',
   'INV.DIVISION.ALREADY.CLAIMED': 'The division is already claimed',
+  'users.table.actions.no-suitable-rows': 'None of the selected users is suitable for this action',
+  'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate and edit it anyway?',
+  'INV.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: edit it anyway?',
+  'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate it anyway?',
 };
 
 /** One field-level problem, keyed for translation as errors.{key} (spec 03 §5). */

@@ -2,8 +2,11 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AGE_BANDS, DivisionType, criteriaAllowedFor, type ReferringType } from './enums';
 import type { FieldError } from './errors';
+import { billingCodeListFilterSchema, billingCodeSchema, groupOrganizationListFilterSchema, groupOrganizationRules, groupOrganizationSchema, patientTagListFilterSchema, patientTagSchema, payerInsuranceQueryRules, payerInsuranceQuerySchema, payerListFilterSchema, payerSchema } from './schemas/reference';
 import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
 import { changePasswordSchema } from './schemas/auth';
+import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
+import { profileSchema, setPasswordRules, setPasswordSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
   divisionSchema,
@@ -84,6 +87,21 @@ export const SCHEMAS = {
   claimExtend: { schema: claimExtendSchema },
   claimActualQuery: { schema: claimActualQuerySchema },
   changePassword: { schema: changePasswordSchema, rules: changePasswordRules },
+  auditLogFilter: { schema: auditLogFilterSchema, rules: (d: any) => auditLogFilterRules(d) },
+  user: { schema: userSchema, rules: userRules },
+  profile: { schema: profileSchema },
+  userListFilter: { schema: userListFilterSchema },
+  userIds: { schema: userIdsSchema },
+  setPassword: { schema: setPasswordSchema, rules: setPasswordRules },
+  groupOrganization: { schema: groupOrganizationSchema, rules: groupOrganizationRules },
+  groupOrganizationListFilter: { schema: groupOrganizationListFilterSchema },
+  payer: { schema: payerSchema },
+  payerListFilter: { schema: payerListFilterSchema },
+  payerInsuranceQuery: { schema: payerInsuranceQuerySchema, rules: payerInsuranceQueryRules },
+  billingCode: { schema: billingCodeSchema },
+  billingCodeListFilter: { schema: billingCodeListFilterSchema },
+  patientTag: { schema: patientTagSchema },
+  patientTagListFilter: { schema: patientTagListFilterSchema },
 } satisfies Record<string, { schema: object; rules?: Rules }>;
 export type SchemaName = keyof typeof SCHEMAS;
 

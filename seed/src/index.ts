@@ -15,17 +15,22 @@ import { normalizeInput, OrganizationType, UserType, validate, type SchemaName }
 import { hashPassword } from '@crisis/api/dist/identity/password-hash';
 import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
+import { seedReferenceData } from './reference-data';
 import { FACILITIES, GROUP_ORGANIZATIONS, ITP_ORGANIZATION, type DivisionSeed, type FacilitySeed } from './world';
 
 const DIAGNOSES_FILE = 'icd10cm-behavioral.tsv';
-/** The ICD-10-CM subset (shared/data/README.md): in SHARED_DIR/data (or SHARED_DIR itself), else ../shared beside the repo. */
+/**
+ * The ICD-10-CM subset (shared/data/README.md): in SHARED_DIR/data (or SHARED_DIR itself), else
+ * ../shared beside the repo, else the copy shipped in seed/data (a clone without shared/ still seeds).
+ */
 export function diagnosesFile(): string {
   const shared = process.env.SHARED_DIR;
   if (shared) {
     const direct = path.join(shared, DIAGNOSES_FILE);
     return fs.existsSync(direct) ? direct : path.join(shared, 'data', DIAGNOSES_FILE);
   }
-  return path.resolve(__dirname, '../../../shared/data', DIAGNOSES_FILE);
+  const beside = path.resolve(__dirname, '../../../shared/data', DIAGNOSES_FILE);
+  return fs.existsSync(beside) ? beside : path.resolve(__dirname, '../data', DIAGNOSES_FILE);
 }
 
 export function readDiagnoses(file = diagnosesFile()): Array<{ code: string; description: string }> {
@@ -290,6 +295,7 @@ export async function seed(url = databaseUrl()): Promise<SeedSummary> {
     return await inTransaction(db, 'crisis-seed', async () => {
       const diagnoses = await seedDiagnoses(db);
       await seedItp(db);
+      await seedReferenceData(db);
       const facilities = new Map<string, { id: number; divisions: Map<string, number> }>();
       for (const f of FACILITIES) facilities.set(f.name, await seedFacility(db, f));
       const groups = await seedGroups(db, new Map([...facilities].map(([n, f]) => [n, f.id])));

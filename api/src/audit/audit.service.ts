@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { UserContext } from '@crisis/forms';
 import { AuditEntry } from './audit-entry.model';
 
-const SECRET_KEYS = /password|token|secret|code$/i;
+// One-time codes are named for what they are (mfaCode, verificationCode, ...): a bare `code` (billing
+// code, payer code) and zipCode are data, not secrets, and stay readable in the log.
+const SECRET_KEYS = /password|token|secret|otp|(mfa|verification|sign-?in|one-?time|auth|sms|email|reset)[-_]?code$/i;
 
 /** Drops secrets (passwords, tokens, one-time codes) from a body before it is stored. */
 export function redact(body: unknown): unknown {

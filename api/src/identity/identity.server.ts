@@ -12,6 +12,7 @@ import { IdentityKeys } from './identity-keys.service';
 import { postgresAdapter, purgeExpiredPayloads } from './oidc-adapter';
 import { SignInService, MESSAGES, type AttemptInfo } from './sign-in.service';
 import { codePage, messagePage, signInPage, signOutPage } from './views';
+import { registerAccountLinks } from './account-links';
 
 /** oidc-provider is ESM-only; a real dynamic import() (not rewritten to require by tsc). */
 const load = new Function('m', 'return import(m)') as (m: string) => Promise<any>;
@@ -206,6 +207,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
       }),
     );
 
+    registerAccountLinks(app, this.sequelize, pageHeaders); // set-password / reset-password links (account-links.ts)
     // Everything else under /identity is the provider itself (discovery, auth, token, jwks, end session…).
     app.use(MOUNT, provider.callback());
 

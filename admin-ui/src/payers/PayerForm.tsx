@@ -1,0 +1,53 @@
+import { Box, Button, Typography } from '@mui/material';
+import { SaveButton, SelectInput, SimpleForm, TextInput, Toolbar } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { US_STATES } from '@crisis/forms';
+import { CheckboxInput } from '../common/CheckboxInput';
+import { inputTestId } from '../common/testId';
+import { NEW_PAYER, validatePayer } from './payerPayload';
+
+const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.code} – ${s.name}` }));
+
+function PayerToolbar() {
+  const navigate = useNavigate();
+  return (
+    <Toolbar sx={{ gap: 1 }}>
+      <SaveButton label="Save" data-testid="payer-save" alwaysEnable />
+      <Button variant="outlined" onClick={() => navigate('/payers')} data-testid="payer-cancel">
+        Cancel
+      </Button>
+    </Toolbar>
+  );
+}
+
+/** Payer fields (spec 03 §3 Payer): name required and unique; code, plan name, address optional. */
+export function PayerForm({ isNew }: { isNew: boolean }) {
+  return (
+    <SimpleForm
+      validate={validatePayer as any}
+      mode="onTouched"
+      reValidateMode="onChange"
+      defaultValues={isNew ? NEW_PAYER : undefined}
+      toolbar={<PayerToolbar />}
+    >
+      <Box sx={{ display: 'grid', gridTemplateColumns: { md: '2fr 1fr' }, gap: 2, width: '100%', maxWidth: 900 }}>
+        <TextInput source="name" label="Name" isRequired {...inputTestId('payer-name')} />
+        <TextInput source="code" label="Code" {...inputTestId('payer-code')} />
+        <TextInput source="planName" label="Plan name" {...inputTestId('payer-planName')} />
+      </Box>
+      <Typography variant="subtitle2" sx={{ mt: 1 }}>
+        Address
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { md: '2fr 1fr 1fr 1fr' }, gap: 2, width: '100%', maxWidth: 900 }}>
+        <TextInput source="address.streetLine" label="Street" {...inputTestId('payer-street')} />
+        <TextInput source="address.city" label="City" {...inputTestId('payer-city')} />
+        <SelectInput source="address.state" label="State" choices={STATE_CHOICES} emptyText="—" />
+        <TextInput source="address.zipCode" label="Zip" {...inputTestId('payer-zip')} />
+      </Box>
+      <Box sx={{ width: '100%', maxWidth: 300 }}>
+        <TextInput source="address.phone" label="Phone" {...inputTestId('payer-phone')} />
+      </Box>
+      <CheckboxInput source="isActive" label="Active" testId="payer-isActive" />
+    </SimpleForm>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
+import { useNotify } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { USER_TYPE_LABELS, enumLabel, type FieldError } from '@crisis/forms';
+import { useSession } from '../auth/session';
+import { PageTitle } from '../common/PageTitle';
+import { validatePayload } from '../common/schemaValidation';
+import { usersApi } from '../users/usersDataProvider';
+
+const FIELDS = [
+  ['firstName', 'First name'],
+  ['lastName', 'Last name'],
+  ['phone', 'Phone'],
+  ['jobTitle', 'Job title'],
+] as const;
+
+function ReadOnlyRow({ label, value, testId }: { label: string; value: string | null | undefined; testId: string }) {
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: '200px 1fr', py: 0.75, borderBottom: '1px solid', borderColor: 'divider' }}>
+      <Typography color="text.secondary">{label}</Typography>
+      <Typography data-testid={testId}>{value || '—'}</Typography>
+    </Box>
+  );
+}
+
+/** /me (optional id): own profile; names, phone and job title are editable, the affiliation is read-only. */
+export function MyProfilePage() {
+  const { context: c } = useSession();
+  const { id } = useParams();
+  const userId = id ? Number(id) : c.id;
+  const notify = useNotify();
+  const [values, setValues] = useState<Record<string, any> | null>(null);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    usersApi.getProfile(userId).then(setValues, (e) => setFailed(e?.message ?? 'Profile not found'));
+  }, [userId]);
+
+  if (failed) return <Alert severity="error">{failed}</Alert>;
+  if (!values) return null;
+  const errorOf = (f: string) => errors.find((e) => e.field === f)?.message;
+  const payload = () => ({ firstName: values.firstName, lastName: values.lastName, phone: values.phone, jobTitle: values.jobTitle });
+  const save = async () => {
+    const found = validatePayload('profile', payload());
+    setErrors(found);
+    if (found.length) return;
+    try {
+      setValues(await usersApi.updateProfile(userId, payload()));
+      notify('Profile updated', { type: 'success' });
+    } catch (e: any) {
+      if (e?.fields?.length) setErrors(e.fields);
+      notify(e?.message ?? 'Saving failed', { type: 'error' });
+    }
+  };
+  return (
+    <Box data-testid="profile">
+      <PageTitle title="My profile" />
+      <Card sx={{ mb: 2 }}>
+        <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 520 }}>
+          {FIELDS.map(([f, label]) => (
+            <TextField
+              key={f}
+              label={label}
+              value={values[f] ?? ''}
+              onChange={(e) => setValues({ ...values, [f]: e.target.value })}
+              error={!!errorOf(f)}
+              helperText={errorOf(f) ?? ' '}
+              slotProps={{ htmlInput: { 'data-testid': `profile-input-${f}` } }}
+            />
+          ))}
+          <Box>
+            <Button variant="contained" onClick={save} data-testid="profile-save">
+              Save
+            </Button>
+          </Box>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent>
+          <Typography variant="subtitle1" sx={{ mb: 1 }}>
+            Affiliation
+          </Typography>
+          <ReadOnlyRow label="E-mail" value={values.email} testId="profile-email" />
+          <ReadOnlyRow label="Role" value={USER_TYPE_LABELS[values.userType as keyof typeof USER_TYPE_LABELS]} testId="profile-role" />
+          <ReadOnlyRow label="Organization" value={values.organizationName} testId="profile-organization" />
+          {values.divisions?.length > 0 && (
+            <ReadOnlyRow label="Divisions" value={values.divisions.map((d: { name: string }) => d.name).join(', ')} testId="profile-divisions" />
+          )}
+          <ReadOnlyRow label="MFA method" value={values.mfaMethod ? enumLabel(values.mfaMethod) : 'Off'} testId="profile-mfa" />
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

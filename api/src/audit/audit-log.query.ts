@@ -1,0 +1,102 @@
+/**
+ * The SQL of the audit log list, as pure functions (PostgreSQL positional parameters). Every list is
+ * a time range (default: the last day) ordered by the chosen column, then performed_at and id, so
+ * paging is stable; the default sort is an index range scan on (performed_at, id) or, for a facility
+ * admin, (facility_id, performed_at, id) (migration 20261121-0500).
+ */
+import { auditLogRange, type AuditLogFilter, type AuditLogSortField } from '@crisis/forms';
+
+export interface AuditLogScope {
+  /** null: the global table (ITP admin); a number: that facility's entries only. */
+  facilityId: number | null;
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+const ORDER_COLUMN: Record<AuditLogSortField, string> = {
+  performedAt: 'performed_at',
+  mainAction: 'main_action',
+  kind: 'kind',
+  userName: 'lower(user_name)',
+  email: 'lower(email)',
+  userType: 'user_type',
+  organization: 'lower(organization)',
+  division: 'lower(division)',
+  success: 'success',
+};
+
+export const AUDIT_LOG_COLUMNS = `id::text AS id, performed_at AS "performedAt", main_action AS "mainAction", kind,
+  user_id AS "userId", user_name AS "userName", email, user_type AS "userType", organization,
+  facility_id AS "facilityId", division, success`;
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** WHERE clause of a filter within a scope; `params` is appended to. */
+export function auditLogWhere(filter: AuditLogFilter, scope: AuditLogScope, params: unknown[], now = Date.now()): string {
+  const { from, to } = auditLogRange(filter, now);
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const conds = [`performed_at >= ${p(from.toISOString())}`, `performed_at <= ${p(to.toISOString())}`];
+  if (scope.facilityId !== null) conds.push(`facility_id = ${p(scope.facilityId)}`);
+  if (filter.mainAction) conds.push(`main_action = ${p(filter.mainAction)}`);
+  if (filter.userId) conds.push(`user_id = ${p(filter.userId)}`);
+  if (filter.user) {
+    const like = p(`%${likeEscape(filter.user)}%`);
+    conds.push(`(user_name ILIKE ${like} OR email ILIKE ${like})`);
+  }
+  if (filter.success === true || filter.success === false) conds.push(`success = ${p(filter.success)}`);
+  return conds.join(' AND ');
+}
+
+export function auditLogOrderBy(field: AuditLogSortField, dir: 'ASC' | 'DESC'): string {
+  const keys = field === 'performedAt' ? ['performed_at', 'id'] : [ORDER_COLUMN[field], 'performed_at', 'id'];
+  return keys.map((k) => `${k} ${dir}${dir === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST'}`).join(', ');
+}
+
+export interface AuditLogPageQuery {
+  filter: AuditLogFilter;
+  scope: AuditLogScope;
+  sortField: AuditLogSortField;
+  sortOrder: 'ASC' | 'DESC';
+  offset: number;
+  limit: number;
+}
+
+export function auditLogPageSql(q: AuditLogPageQuery, now = Date.now()): SqlQuery {
+  const params: unknown[] = [];
+  const where = auditLogWhere(q.filter, q.scope, params, now);
+  params.push(q.limit, q.offset);
+  return {
+    sql: `SELECT ${AUDIT_LOG_COLUMNS} FROM audit_log WHERE ${where}
+          ORDER BY ${auditLogOrderBy(q.sortField, q.sortOrder)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  };
+}
+
+export function auditLogCountSql(filter: AuditLogFilter, scope: AuditLogScope, now = Date.now()): SqlQuery {
+  const params: unknown[] = [];
+  return { sql: `SELECT count(*)::int AS total FROM audit_log WHERE ${auditLogWhere(filter, scope, params, now)}`, params };
+}
+
+/**
+ * Distinct main actions, as a loose index scan on (main_action) or (facility_id, main_action): one
+ * index probe per distinct value instead of reading every entry.
+ */
+export function mainActionsSql(scope: AuditLogScope): SqlQuery {
+  const fac = scope.facilityId === null ? '' : 'facility_id = $1 AND';
+  const params = scope.facilityId === null ? [] : [scope.facilityId];
+  return {
+    sql: `WITH RECURSIVE a(v) AS (
+            (SELECT main_action FROM audit_log WHERE ${fac} main_action IS NOT NULL ORDER BY main_action LIMIT 1)
+            UNION ALL
+            SELECT (SELECT main_action FROM audit_log WHERE ${fac} main_action > a.v ORDER BY main_action LIMIT 1)
+            FROM a WHERE a.v IS NOT NULL)
+          SELECT v AS "mainAction" FROM a WHERE v IS NOT NULL`,
+    params,
+  };
+}

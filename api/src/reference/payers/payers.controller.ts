@@ -1,0 +1,89 @@
+import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { payerInsuranceRecordSchema, payerRecordSchema, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
+import { CheckAbility } from '../../auth/abilities.guard';
+import { AuditAction } from '../../audit/audit.interceptor';
+import { contentRange } from '../../common/list-query';
+import { ApiSchemaBody } from '../../common/openapi';
+import { schema } from '../../common/validation.pipe';
+import { ApiListQuery } from '../../facilities/facilities.controller';
+import { checkFilter, parseCheckedList, parseId } from '../../facilities/list-params';
+import { asOpenApi } from '../list-decorators';
+import { PAYER_SORTABLE, PayersService, type PayerInput, type PayerListFilter } from './payers.service';
+
+const PAYER = asOpenApi(payerRecordSchema);
+const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, code: { type: ['string', 'null'] }, planName: { type: ['string', 'null'] }, isActive: { type: 'boolean' } } };
+
+/** Payers (spec 03 §7 Payers), ITP admin only. */
+@ApiTags('payers')
+@Controller('api/payers')
+export class PayersController {
+  constructor(private readonly payers: PayersService) {}
+
+  @Get()
+  @CheckAbility('manage', 'Payer')
+  @ApiListQuery(PAYER_SORTABLE, 'q (name, code or plan name contains), showActiveOnly, id[]')
+  @ApiOkResponse({ description: 'A page of payers, default sort name ascending; total in Content-Range', schema: { type: 'array', items: PAYER } })
+  async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<PayerRecord[]> {
+    const q = parseCheckedList<PayerListFilter>(query, { sortable: PAYER_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'payerListFilter' });
+    const { rows, total } = await this.payers.list(q);
+    reply.header('Content-Range', contentRange('payers', q.offset, rows.length, total));
+    return rows;
+  }
+
+  @Get('insurance')
+  @CheckAbility('manage', 'Payer')
+  @ApiQuery({ name: 'planName', required: true, description: 'plan name (contains); missing → INV "Plan Name is required"' })
+  @ApiQuery({ name: 'payerId', required: false, description: 'only this payer' })
+  @ApiBadRequestResponse({ description: 'INV: Plan Name is required (field planName)' })
+  @ApiOkResponse({ description: 'Plan and address fields of matching active payers', schema: { type: 'array', items: asOpenApi(payerInsuranceRecordSchema) } })
+  insurance(@Query() query: Record<string, unknown>): Promise<PayerInsuranceRecord[]> {
+    const plain = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1] : v]));
+    const f = checkFilter<{ planName: string; payerId?: string | null }>(plain, 'payerInsuranceQuery');
+    return this.payers.insurance(f.planName, f.payerId ? Number(f.payerId) : undefined);
+  }
+
+  @Get('lookups')
+  @CheckAbility('read', 'Payer')
+  @ApiQuery({ name: 'showActiveOnly', required: false, description: 'true: active only (the default)' })
+  @ApiOkResponse({ description: 'Payers sorted by name (id, name, code, planName, isActive); cached 3600 s', schema: { type: 'array', items: asOpenApi(LOOKUP) } })
+  lookups(@Query('showActiveOnly') showActiveOnly: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    reply.header('Cache-Control', 'private, max-age=3600');
+    return this.payers.lookups(showActiveOnly !== 'false');
+  }
+
+  @Get(':id')
+  @CheckAbility('manage', 'Payer')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'The payer', schema: PAYER })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  get(@Param('id') rawId: string): Promise<PayerRecord> {
+    return this.payers.get(parseId(rawId));
+  }
+
+  @Post()
+  @CheckAbility('manage', 'Payer')
+  @AuditAction('Payer.Create')
+  @ApiSchemaBody('payer')
+  @ApiCreatedResponse({ description: 'The created payer', schema: PAYER })
+  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a payer with this name exists (field name)' })
+  create(@Body(schema('payer')) body: PayerInput): Promise<PayerRecord> {
+    return this.payers.create(body);
+  }
+
+  @Put(':id')
+  @CheckAbility('manage', 'Payer')
+  @AuditAction('Payer.Update')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('payer')
+  @ApiOkResponse({ description: 'The updated payer', schema: PAYER })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiConflictResponse({
+    description:
+      'INV.NOT.UNIQ (field name); INV.DEACTIVATE.PAYER.USED.IN.PATIENTS, INV.EDIT.PAYER.USED.IN.PATIENTS, INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS: confirm, then resubmit with forceUpdate: true',
+  })
+  update(@Param('id') rawId: string, @Body(schema('payer')) body: PayerInput): Promise<PayerRecord> {
+    return this.payers.update(parseId(rawId), body);
+  }
+}

@@ -1,0 +1,278 @@
+import { REQUEST_TYPES, SOURCE_TYPES } from '../enums';
+import type { FieldError } from '../errors';
+import { US_STATE_CODES } from '../states';
+import { id, mediumText, optionalLargeText, optionalMediumText, ZIP_PATTERN } from './common';
+
+/**
+ * Reference data of spec 03 (§3 Group organization, Payer, Billing code, Patient tag; §5 their
+ * rules): group organizations, payers, billing codes and patient tags, managed by the ITP admin.
+ */
+
+const idList = { type: 'array', items: id, uniqueItems: true, maxItems: 2000 } as const;
+const flag = { type: 'boolean' } as const;
+
+/* ---------- Group organization ---------- */
+
+/** Add/edit modal of /group-organizations (spec 03 §5 Group). */
+export const groupOrganizationSchema = {
+  $id: 'groupOrganization',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'isActive', 'mfaEnabled', 'states', 'counties', 'facilities', 'excludedFacilities', 'placementFacilities'],
+  properties: {
+    name: mediumText,
+    description: optionalLargeText,
+    isActive: flag,
+    mfaEnabled: flag,
+    states: { type: 'array', items: { type: 'string', enum: US_STATE_CODES }, uniqueItems: true, minItems: 1 },
+    // No county data set yet: county names are free text, for the chosen states.
+    counties: { type: 'array', items: mediumText, uniqueItems: true, maxItems: 1000 },
+    facilities: { ...idList, minItems: 1 },
+    excludedFacilities: idList,
+    placementFacilities: idList,
+    // Read-only fields of the record (react-admin sends the whole record back on update; ignored).
+    id: { readOnly: true },
+  },
+} as const;
+
+/** Facilities and excluded facilities exclude each other (spec 03 §5 Group). */
+export function groupOrganizationRules(d: any): FieldError[] {
+  const included = new Set<number>(d.facilities ?? []);
+  const both = (d.excludedFacilities ?? []).filter((f: number) => included.has(f));
+  return both.length
+    ? [{ field: 'excludedFacilities', key: 'alsoIncluded', message: 'A facility cannot be both included and excluded' }]
+    : [];
+}
+
+export const groupOrganizationListFilterSchema = {
+  $id: 'groupOrganizationListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    name: optionalMediumText,
+    showActiveOnly: { type: ['boolean', 'null'] },
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+export interface GroupOrganizationRecord {
+  id: number;
+  name: string;
+  description: string | null;
+  isActive: boolean;
+  mfaEnabled: boolean;
+  states: string[];
+  counties: string[];
+  facilities: number[];
+  excludedFacilities: number[];
+  placementFacilities: number[];
+}
+
+/* ---------- Payer ---------- */
+
+export const payerAddressSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    streetLine: optionalMediumText,
+    city: optionalMediumText,
+    state: { type: ['string', 'null'], enum: [...US_STATE_CODES, null] },
+    zipCode: { type: ['string', 'null'], pattern: ZIP_PATTERN },
+    phone: optionalMediumText,
+  },
+} as const;
+
+/** /payers/create and /payers/{id} (spec 03 §3 Payer, §5 Payer). */
+export const payerSchema = {
+  $id: 'payer',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: mediumText,
+    code: optionalMediumText,
+    isActive: { type: 'boolean', default: true },
+    planName: optionalMediumText,
+    address: payerAddressSchema,
+    planPackageId: optionalMediumText,
+    /** Confirmed: save even though patients use the payer (spec 03 §4 Payer). */
+    forceUpdate: { type: ['boolean', 'null'] },
+    id: { readOnly: true },
+    fullAddress: { readOnly: true },
+  },
+} as const;
+
+export const payerListFilterSchema = {
+  $id: 'payerListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    name: optionalMediumText,
+    showActiveOnly: { type: ['boolean', 'null'] },
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+export const PLAN_NAME_REQUIRED = 'Plan Name is required';
+
+/** GET /api/payers/insurance: the plan and address fields of a plan (spec 03 §3, §5 Payer). */
+export const payerInsuranceQuerySchema = {
+  $id: 'payerInsuranceQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    planName: optionalMediumText,
+    payerId: { type: ['string', 'null'], pattern: '^\\d{1,10}$' },
+  },
+} as const;
+
+export function payerInsuranceQueryRules(d: any): FieldError[] {
+  return d.planName ? [] : [{ field: 'planName', key: 'required', message: PLAN_NAME_REQUIRED }];
+}
+
+export interface PayerAddress {
+  streetLine?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+  phone?: string | null;
+}
+
+export interface PayerRecord {
+  id: number;
+  name: string;
+  code: string | null;
+  isActive: boolean;
+  planName: string | null;
+  address: PayerAddress | null;
+  fullAddress: string | null;
+  planPackageId: string | null;
+}
+
+/** One result of GET /api/payers/insurance. */
+export interface PayerInsuranceRecord {
+  payerId: number;
+  payerName: string;
+  planName: string;
+  memberId: string | null;
+  insuranceAddress: string | null;
+  insuranceCity: string | null;
+  insuranceState: string | null;
+  insuranceZipCode: string | null;
+  insurancePhoneNumber: string | null;
+}
+
+/** A payer's address on one line: "1 Main St, Tampa, FL 33602". */
+export function payerFullAddress(a: PayerAddress | null | undefined): string | null {
+  if (!a) return null;
+  const stateZip = [a.state, a.zipCode].filter(Boolean).join(' ');
+  const parts = [a.streetLine, a.city, stateZip].filter((p) => p && String(p).trim());
+  return parts.length ? parts.join(', ') : null;
+}
+
+/* ---------- Billing code ---------- */
+
+/** Create/edit modal of /billing-codes (spec 03 §3 Billing code, §5). */
+export const billingCodeSchema = {
+  $id: 'billingCode',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'description', 'sourceDivisionTypes', 'requestTypes'],
+  properties: {
+    code: mediumText,
+    description: mediumText,
+    sourceDivisionTypes: { type: 'array', items: { type: 'string', enum: SOURCE_TYPES }, uniqueItems: true, minItems: 1 },
+    requestTypes: { type: 'array', items: { type: 'string', enum: REQUEST_TYPES }, uniqueItems: true, minItems: 1 },
+    isActive: { type: 'boolean', default: true },
+    id: { readOnly: true },
+  },
+} as const;
+
+export const billingCodeListFilterSchema = {
+  $id: 'billingCodeListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    showActiveOnly: { type: ['boolean', 'null'] },
+    sourceDivisionType: { type: ['string', 'null'], enum: [...SOURCE_TYPES, null] },
+    requestType: { type: ['string', 'null'], enum: [...REQUEST_TYPES, null] },
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+export interface BillingCodeRecord {
+  id: number;
+  code: string;
+  description: string;
+  sourceDivisionTypes: string[];
+  requestTypes: string[];
+  isActive: boolean;
+}
+
+/* ---------- Patient tag ---------- */
+
+/** /patient-tags/create (spec 03 §5 Patient tag). */
+export const patientTagSchema = {
+  $id: 'patientTag',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: mediumText,
+    id: { readOnly: true },
+  },
+} as const;
+
+export const patientTagListFilterSchema = {
+  $id: 'patientTagListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+export interface PatientTagRecord {
+  id: number;
+  name: string;
+}
+
+/* ---------- Response schemas, for the OpenAPI document ---------- */
+
+const strip = <T extends { properties: Record<string, unknown> }>(s: T, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(s.properties).filter(([k]) => !keys.includes(k)));
+
+export const groupOrganizationRecordSchema = {
+  type: 'object',
+  properties: { id, ...strip(groupOrganizationSchema, 'id') },
+} as const;
+export const payerRecordSchema = {
+  type: 'object',
+  properties: { id, ...strip(payerSchema, 'id', 'forceUpdate', 'fullAddress'), fullAddress: optionalMediumText },
+} as const;
+export const payerInsuranceRecordSchema = {
+  type: 'object',
+  properties: {
+    payerId: id,
+    payerName: mediumText,
+    planName: mediumText,
+    memberId: optionalMediumText,
+    insuranceAddress: optionalMediumText,
+    insuranceCity: optionalMediumText,
+    insuranceState: optionalMediumText,
+    insuranceZipCode: optionalMediumText,
+    insurancePhoneNumber: optionalMediumText,
+  },
+} as const;
+export const billingCodeRecordSchema = {
+  type: 'object',
+  properties: { id, ...strip(billingCodeSchema, 'id') },
+} as const;
+export const patientTagRecordSchema = {
+  type: 'object',
+  properties: { id, name: mediumText },
+} as const;
