@@ -40,6 +40,8 @@ export class CodedHttpError extends HttpError {
       ...coded,
       ...(fields.length > 0 ? { errors: fieldErrorsToObject(fields) } : {}),
     });
+    // HttpError resets the prototype to its own; restore ours so `instanceof CodedHttpError` holds.
+    Object.setPrototypeOf(this, CodedHttpError.prototype);
     this.name = 'CodedHttpError';
     this.code = coded.code;
     this.defaultMessage = coded.defaultMessage;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { Edit, useNotify, useRefresh, useUpdate } from 'react-admin';
+import { Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { Edit, useNotify, useRecordContext, useRefresh, useUpdate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { DEFAULT_MESSAGES, normalizeInput } from '@crisis/forms';
 import { setLastVisited } from '../common/listPersistence';
@@ -8,6 +8,16 @@ import { PageTitle } from '../common/PageTitle';
 import { codeOf, fieldErrorsOf } from '../billing-codes/codedFields';
 import { PayerForm } from './PayerForm';
 import { PAYER_IN_USE_CODES, toPayerPayload } from './payerPayload';
+
+function PayerHeader() {
+  const record = useRecordContext<{ name: string; isActive: boolean }>();
+  if (!record) return null;
+  return (
+    <PageTitle title={record.name}>
+      <Chip size="small" label={record.isActive ? 'Active' : 'Inactive'} color={record.isActive ? 'success' : 'default'} />
+    </PageTitle>
+  );
+}
 
 /**
  * /payers/{id}. Editing or deactivating a payer used by patients is refused with one of the
@@ -48,6 +58,7 @@ export function PayerEdit() {
   return (
     <Edit
       title=" "
+      component="div"
       actions={false}
       mutationMode="pessimistic"
       redirect={false}
@@ -66,7 +77,7 @@ export function PayerEdit() {
         },
       }}
     >
-      <PageTitle title="Payer" />
+      <PayerHeader />
       <PayerForm isNew={false} />
       <Dialog open={!!confirm} onClose={() => setConfirm(null)} data-testid="payer-force-dialog">
         <DialogTitle>Payer in use</DialogTitle>
