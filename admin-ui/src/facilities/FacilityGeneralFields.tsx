@@ -66,14 +66,16 @@ export function FacilityGeneralFields({ mode }: { mode: FacilityFormMode }) {
         <NumberInput
           source="geoPosition.latitude"
           label="Latitude *"
-          disabled={locked || !manualGeo}
+          disabled={locked}
+          readOnly={!locked && !manualGeo}
           step={0.000001}
           {...inputTestId('facility-latitude')}
         />
         <NumberInput
           source="geoPosition.longitude"
           label="Longitude *"
-          disabled={locked || !manualGeo}
+          disabled={locked}
+          readOnly={!locked && !manualGeo}
           step={0.000001}
           {...inputTestId('facility-longitude')}
         />

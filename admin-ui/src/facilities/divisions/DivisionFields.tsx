@@ -4,6 +4,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { DivisionType } from '@crisis/forms';
 import { CheckboxInput } from '../../common/CheckboxInput';
 import { ContactsFields } from '../../common/ContactsFields';
+import { LockedField } from '../../common/LockedField';
 import { inputTestId } from '../../common/testId';
 import { typeSpecificReset } from './divisionPayload';
 import { ReferringFields } from './ReferringFields';
@@ -21,22 +22,26 @@ export function DivisionFields({ isNew, readOnly }: { isNew: boolean; readOnly: 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column' }}>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' }, columnGap: 2 }}>
-        <TextInput source="name" label="Name *" disabled={readOnly} {...inputTestId('division-name')} />
-        <TextInput source="npi" label="NPI" disabled={readOnly} {...inputTestId('division-npi')} />
+        <TextInput source="name" label="Name *" readOnly={readOnly} {...inputTestId('division-name')} />
+        <TextInput source="npi" label="NPI" readOnly={readOnly} {...inputTestId('division-npi')} />
       </Box>
       <CheckboxInput source="isActive" label="Active" disabled={readOnly} testId="division-isActive" />
-      <RadioButtonGroupInput
-        source="type"
-        label="Type *"
-        choices={TYPE_CHOICES}
-        disabled={readOnly || !isNew}
-        onChange={(e: any) => {
-          const next = (e?.target?.value ?? e) as DivisionType;
-          Object.entries(typeSpecificReset(next)).forEach(([k, v]) => setValue(k, v, { shouldDirty: true }));
-        }}
-        data-testid="division-type"
-      />
-      <TextInput source="description" label="Description" multiline minRows={2} disabled={readOnly} {...inputTestId('division-description')} />
+      {isNew ? (
+        <RadioButtonGroupInput
+          source="type"
+          label="Type *"
+          choices={TYPE_CHOICES}
+          readOnly={readOnly}
+          onChange={(e: any) => {
+            const next = (e?.target?.value ?? e) as DivisionType;
+            Object.entries(typeSpecificReset(next)).forEach(([k, v]) => setValue(k, v, { shouldDirty: true }));
+          }}
+          data-testid="division-type"
+        />
+      ) : (
+        <LockedField label="Type" value={type ?? ''} testId="division-type-locked" minWidth={160} />
+      )}
+      <TextInput source="description" label="Description" multiline minRows={2} readOnly={readOnly} {...inputTestId('division-description')} />
       <ContactsFields
         testIdPrefix="division"
         disabled={readOnly}

@@ -3,6 +3,7 @@ import { CheckboxGroupInput, NumberInput, SelectInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { DIVISION_GENDERS, REFERRING_TYPES, criteriaAllowedFor, enumLabel, type ReferringType } from '@crisis/forms';
 import { CheckboxInput } from '../../common/CheckboxInput';
+import { LockedField } from '../../common/LockedField';
 import { inputTestId } from '../../common/testId';
 import { AcceptedPatientsInput } from './AcceptedPatientsInput';
 
@@ -16,25 +17,29 @@ export function ReferringFields({ isNew, readOnly }: { isNew: boolean; readOnly:
   const allowed = criteriaAllowedFor(referringType);
   return (
     <Box>
-      <SelectInput
-        source="referringType"
-        label="Referring type *"
-        choices={REFERRING_TYPE_CHOICES}
-        disabled={readOnly || !isNew}
-        onChange={() => setValue('criteria', [], { shouldDirty: true })}
-        data-testid="division-referringType"
-        sx={{ minWidth: 260 }}
-      />
+      {isNew ? (
+        <SelectInput
+          source="referringType"
+          label="Referring type *"
+          choices={REFERRING_TYPE_CHOICES}
+          readOnly={readOnly}
+          onChange={() => setValue('criteria', [], { shouldDirty: true })}
+          data-testid="division-referringType"
+          sx={{ minWidth: 260 }}
+        />
+      ) : (
+        <LockedField label="Referring type" value={referringType ? enumLabel(referringType) : ''} testId="division-referringType-locked" minWidth={260} />
+      )}
       {allowed.length > 0 && (
         <CheckboxGroupInput
           source="criteria"
           label="Criteria *"
           choices={allowed.map((c) => ({ id: c, name: enumLabel(c) }))}
-          disabled={readOnly}
+          readOnly={readOnly}
           data-testid="division-criteria"
         />
       )}
-      <CheckboxGroupInput source="genders" label="Accepted genders *" choices={GENDER_CHOICES} disabled={readOnly} data-testid="division-genders" />
+      <CheckboxGroupInput source="genders" label="Accepted genders *" choices={GENDER_CHOICES} readOnly={readOnly} data-testid="division-genders" />
       <AcceptedPatientsInput readOnly={readOnly} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, alignItems: 'center' }}>
         <CheckboxInput source="veteranOnly" label="Veterans only" disabled={readOnly} testId="division-veteranOnly" />
@@ -44,7 +49,7 @@ export function ReferringFields({ isNew, readOnly }: { isNew: boolean; readOnly:
           disabled={readOnly}
           testId="division-extendMaximumCallbackTime"
         />
-        <NumberInput source="score" label="Score *" min={0} max={100} step={1} disabled={readOnly} sx={{ width: 120 }} {...inputTestId('division-score')} />
+        <NumberInput source="score" label="Score *" min={0} max={100} step={1} readOnly={readOnly} sx={{ width: 120 }} {...inputTestId('division-score')} />
       </Box>
     </Box>
   );

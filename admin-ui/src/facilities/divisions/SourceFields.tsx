@@ -3,6 +3,7 @@ import { CheckboxGroupInput, SelectInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
 import { CheckboxInput } from '../../common/CheckboxInput';
+import { LockedField } from '../../common/LockedField';
 import { subtypeLabel } from './divisionLabels';
 
 const SOURCE_TYPE_CHOICES = SOURCE_TYPES.map((t) => ({ id: t, name: subtypeLabel(t) }));
@@ -12,17 +13,22 @@ const REQUEST_TYPE_CHOICES = REQUEST_TYPES.map((t) => ({ id: t, name: enumLabel(
 export function SourceFields({ isNew, readOnly }: { isNew: boolean; readOnly: boolean }) {
   const { setValue } = useFormContext();
   const documentInEHR = useWatch({ name: 'documentInEHR' });
+  const sourceType = useWatch({ name: 'sourceType' }) as string | null;
   return (
     <Box>
-      <SelectInput
-        source="sourceType"
-        label="Source type *"
-        choices={SOURCE_TYPE_CHOICES}
-        disabled={readOnly || !isNew}
-        data-testid="division-sourceType"
-        sx={{ minWidth: 240 }}
-      />
-      <CheckboxGroupInput source="requestTypes" label="Request types *" choices={REQUEST_TYPE_CHOICES} disabled={readOnly} data-testid="division-requestTypes" />
+      {isNew ? (
+        <SelectInput
+          source="sourceType"
+          label="Source type *"
+          choices={SOURCE_TYPE_CHOICES}
+          readOnly={readOnly}
+          data-testid="division-sourceType"
+          sx={{ minWidth: 240 }}
+        />
+      ) : (
+        <LockedField label="Source type" value={sourceType ? subtypeLabel(sourceType) : ''} testId="division-sourceType-locked" />
+      )}
+      <CheckboxGroupInput source="requestTypes" label="Request types *" choices={REQUEST_TYPE_CHOICES} readOnly={readOnly} data-testid="division-requestTypes" />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
         <CheckboxInput
           source="documentInEHR"
