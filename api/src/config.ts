@@ -53,7 +53,10 @@ export function loadConfig() {
       apiBaseUrl: process.env.TWILIO_API_BASE_URL || null,
     },
     uiDist: process.env.UI_DIST ?? require('path').resolve(__dirname, '../../admin-ui/dist'),
-    demoTools: process.env.DEMO_TOOLS !== 'off',
+    /** The outbox page: on by default only when no real e-mail or SMS provider is configured. */
+    demoTools:
+      process.env.DEMO_TOOLS === 'on' ||
+      (process.env.DEMO_TOOLS !== 'off' && !process.env.SMTP_URL && !process.env.TWILIO_ACCOUNT_SID),
     internationalPhones: process.env.INTERNATIONAL_PHONES === 'on',
   };
 }
