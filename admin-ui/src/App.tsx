@@ -19,6 +19,7 @@ import users, { UnlockUsersPage, UserInvite, withUsers } from './users';
 import { MyProfilePage } from './profile/MyProfilePage';
 import { ChangePasswordPage } from './profile/ChangePasswordPage';
 import { FacilitySettingsPage } from './facility-settings/FacilitySettingsPage';
+import { ItpOrganizationSettingsPage } from './itp-organization-settings';
 import { AppLayout } from './layout/AppLayout';
 import { AppNotification } from './notifications/AppNotification';
 import { ComingSoonPage } from './pages/ComingSoonPage';
@@ -34,7 +35,6 @@ const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
   { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
   { path: '/patients/*', gate: '/patients', title: 'Patients' },
   { path: '/evaluation-forms/*', gate: '/evaluation-forms', title: 'Evaluation forms' },
-  { path: '/itp-organization-settings/*', gate: '/itp-organization-settings', title: 'ITP organization settings' },
 ];
 
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
@@ -111,6 +111,14 @@ export function App({ session }: { session: Session }) {
               element={
                 <Gate allow={(s) => navigationAllows(s, '/facility/settings')}>
                   <FacilitySettingsPage />
+                </Gate>
+              }
+            />
+            <Route
+              path="/itp-organization-settings/*"
+              element={
+                <Gate allow={(s) => navigationAllows(s, '/itp-organization-settings')}>
+                  <ItpOrganizationSettingsPage />
                 </Gate>
               }
             />

@@ -26,6 +26,9 @@ import { IdentityModule } from './identity/identity.module';
 import { ReferenceModule } from './reference/reference.module';
 import { UsersModule } from './users/users.module';
 import { AuditLogModule } from './audit/audit-log.module';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { SecurityModule } from './security/security.module';
+import { IpAllowListGuard } from './security/ip-allow-list.guard';
 
 @Module({
   imports: [
@@ -40,11 +43,14 @@ import { AuditLogModule } from './audit/audit-log.module';
     ReferenceModule,
     UsersModule,
     AuditLogModule,
+    SecurityModule,
+    OrganizationsModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [
     { provide: APP_FILTER, useClass: CodedErrorFilter },
     { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: IpAllowListGuard },
     { provide: APP_GUARD, useClass: AbilitiesGuard },
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },

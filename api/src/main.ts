@@ -34,6 +34,7 @@ async function bootstrap() {
   app.useWebSocketAdapter(new PgIoAdapter(app, wsPool));
 
   const fastify = app.getHttpAdapter().getInstance();
+  await app.register(require('@fastify/multipart') as never, { limits: { fileSize: 20_971_521, files: 1 } } as never); // uploads: users/upload.ts
 
   // JSON bodies, where an empty body (a bodyless PUT sent with a JSON content type) means none.
   fastify.removeContentTypeParser('application/json');

@@ -87,6 +87,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('manage', 'User', { organizationType: OrganizationType.Facility, organizationId: user.organizationId } as any);
       can('read', 'Facility', { id: user.facilityId } as any);
       can('update', 'Facility', ['isMfaEnabled'], { id: user.facilityId } as any);
+      // SSO of her own facility (spec 03 §2 external-login-provider-settings tab).
+      can('update', 'Facility', ['externalLoginProviderSettings'], { id: user.facilityId } as any);
       can('read', 'Division', { facilityId: user.facilityId } as any);
       can('access', ['FacilitySettings', 'PastCases']);
       can('read', 'AuditLog', { facilityId: user.facilityId } as any);

@@ -25,3 +25,12 @@ export const ERROR_HEADER = 'x-error';
 export const CORRELATION_ID_HEADER = 'x-correlation-id';
 /** A 403 carrying this header means the access token was revoked: renew once and retry. */
 export const TOKEN_REVOKED_HEADER = 'x-token-revoked';
+/** SMS notifications "for the next N hours": the most hours a role may choose (spec 03 §9 gives no values). */
+export const SMS_HOURS_LIMIT_ITP = 12;
+export const SMS_HOURS_LIMIT_PROVIDER = 24;
+/** User CSV import: most data rows per file (spec 03 §5 "size limit 100"). */
+export const USER_IMPORT_MAX_ROWS = 100;
+/** Inactivity lock: days without a sign-in after which an account is locked (default; env INACTIVITY_LOCK_DAYS). */
+export const INACTIVITY_LOCK_DAYS_DEFAULT = 90;
+/** Avatar sizes in px (spec 03 §9). */
+export const AVATAR_SIZE = { sm: 34, md: 50, lg: 183, list: 35 } as const;

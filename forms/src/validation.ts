@@ -5,8 +5,9 @@ import type { FieldError } from './errors';
 import { billingCodeListFilterSchema, billingCodeSchema, groupOrganizationListFilterSchema, groupOrganizationRules, groupOrganizationSchema, patientTagListFilterSchema, patientTagSchema, payerInsuranceQueryRules, payerInsuranceQuerySchema, payerListFilterSchema, payerSchema } from './schemas/reference';
 import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
 import { changePasswordSchema } from './schemas/auth';
+import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
-import { profileSchema, setPasswordRules, setPasswordSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
+import { profileSchema, setPasswordRules, setPasswordSchema, smsNotificationsStartRules, smsNotificationsStartSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
   divisionSchema,
@@ -14,6 +15,18 @@ import {
   facilityMfaSchema,
   facilitySchema,
 } from './schemas/facility';
+import {
+  credentialedProviderListFilterSchema,
+  credentialedProviderSchema,
+  facilityEvaluationFormSchema,
+  populateOutOfStateFacilitiesSchema,
+  preferredFacilityListFilterSchema,
+  preferredFacilitySchema,
+  stateRestrictionFormRules,
+  stateRestrictionFormSchema,
+  stateRestrictionRules,
+  stateRestrictionSchema,
+} from './schemas/facility-tabs';
 
 export const REQUIRED_MESSAGE = 'This field is required';
 
@@ -92,6 +105,7 @@ export const SCHEMAS = {
   profile: { schema: profileSchema },
   userListFilter: { schema: userListFilterSchema },
   userIds: { schema: userIdsSchema },
+  smsNotificationsStart: { schema: smsNotificationsStartSchema, rules: (d: any) => smsNotificationsStartRules(d) },
   setPassword: { schema: setPasswordSchema, rules: setPasswordRules },
   groupOrganization: { schema: groupOrganizationSchema, rules: groupOrganizationRules },
   groupOrganizationListFilter: { schema: groupOrganizationListFilterSchema },
@@ -102,6 +116,17 @@ export const SCHEMAS = {
   billingCodeListFilter: { schema: billingCodeListFilterSchema },
   patientTag: { schema: patientTagSchema },
   patientTagListFilter: { schema: patientTagListFilterSchema },
+  itpOrganization: { schema: itpOrganizationSchema },
+  ipWhiteListSettings: { schema: ipWhiteListSettingsSchema, rules: ipWhiteListSettingsRules },
+  externalLoginSettings: { schema: externalLoginSettingsSchema, rules: externalLoginSettingsRules },
+  credentialedProvider: { schema: credentialedProviderSchema, rules: (d: any) => acceptedPatientsRules(d.acceptedPatients, 'acceptedPatients') },
+  credentialedProviderListFilter: { schema: credentialedProviderListFilterSchema },
+  preferredFacility: { schema: preferredFacilitySchema },
+  preferredFacilityListFilter: { schema: preferredFacilityListFilterSchema },
+  facilityEvaluationForm: { schema: facilityEvaluationFormSchema },
+  populateOutOfStateFacilities: { schema: populateOutOfStateFacilitiesSchema },
+  stateRestriction: { schema: stateRestrictionSchema, rules: stateRestrictionRules },
+  stateRestrictionForm: { schema: stateRestrictionFormSchema, rules: stateRestrictionFormRules },
 } satisfies Record<string, { schema: object; rules?: Rules }>;
 export type SchemaName = keyof typeof SCHEMAS;
 
@@ -151,14 +176,19 @@ function getValidator(name: SchemaName): ValidateFunction {
  */
 export function validate(name: SchemaName, data: unknown): FieldError[] {
   const v = getValidator(name);
-  if (!v(data)) {
-    // anyOf branches repeat the same problem; keep the first per field and keyword.
-    const seen = new Set<string>();
-    return (v.errors ?? [])
-      .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if')
-      .map(toFieldError)
-      .filter((e) => (seen.has(e.field + e.key) ? false : (seen.add(e.field + e.key), true)));
-  }
+  const schemaErrors = v(data) ? [] : (v.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if').map(toFieldError);
+  // The rules run even when the schema found problems, so a form shows every error at once; on
+  // data of the wrong shape a rule may throw, and then the schema's errors are the answer.
   const rules = (SCHEMAS[name] as { rules?: Rules }).rules;
-  return rules ? rules(data) : [];
+  let ruleErrors: FieldError[] = [];
+  if (rules && data && typeof data === 'object' && !Array.isArray(data)) {
+    try {
+      ruleErrors = rules(data);
+    } catch {
+      ruleErrors = [];
+    }
+  }
+  // anyOf branches and rules repeat the same problem; keep the first per field and key.
+  const seen = new Set<string>();
+  return [...schemaErrors, ...ruleErrors].filter((e) => (seen.has(e.field + e.key) ? false : (seen.add(e.field + e.key), true)));
 }

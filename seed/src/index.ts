@@ -16,6 +16,7 @@ import { hashPassword } from '@crisis/api/dist/identity/password-hash';
 import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
 import { seedReferenceData } from './reference-data';
+import { seedEvaluationForms } from './evaluation-forms';
 import { FACILITIES, GROUP_ORGANIZATIONS, ITP_ORGANIZATION, type DivisionSeed, type FacilitySeed } from './world';
 
 const DIAGNOSES_FILE = 'icd10cm-behavioral.tsv';
@@ -296,6 +297,7 @@ export async function seed(url = databaseUrl()): Promise<SeedSummary> {
       const diagnoses = await seedDiagnoses(db);
       await seedItp(db);
       await seedReferenceData(db);
+      await seedEvaluationForms(db);
       const facilities = new Map<string, { id: number; divisions: Map<string, number> }>();
       for (const f of FACILITIES) facilities.set(f.name, await seedFacility(db, f));
       const groups = await seedGroups(db, new Map([...facilities].map(([n, f]) => [n, f.id])));

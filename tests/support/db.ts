@@ -3,16 +3,30 @@ import { Pool } from 'pg';
 /** Direct access to the test database, to check what a call did (or did not) change. */
 export const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 3 });
 
-/** Tables whose rows are the product's data (not logs, sessions or leases). */
-const DATA_TABLES = ['facilities', 'divisions', 'users', 'user_divisions', 'group_organizations', 'itp_organization', 'diagnoses'];
+/** Tables that are logs, sessions, leases or one-time tokens rather than the product's data. */
+const NOT_DATA = new Set([
+  'audit_log', 'oidc_payloads', 'outbox_messages', 'claims', 'mfa_codes', 'schema_migrations',
+  'socket_io_attachments', 'identity_keys', 'user_account_tokens',
+]);
 
-/** A fingerprint of the data tables: row counts and the latest update, to prove a refused call changed nothing. */
+/**
+ * A fingerprint of every data table (row count and the latest update where the table has one),
+ * to prove a refused call changed nothing. New tables are covered without editing this list.
+ */
 export async function dataFingerprint(): Promise<Record<string, string>> {
+  const { rows: tables } = await db.query<{ table_name: string; has_updated: boolean }>(
+    `SELECT t.table_name,
+            EXISTS (SELECT 1 FROM information_schema.columns c
+                     WHERE c.table_schema = 'public' AND c.table_name = t.table_name AND c.column_name = 'updated_at') AS has_updated
+       FROM information_schema.tables t
+      WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+      ORDER BY t.table_name`,
+  );
   const out: Record<string, string> = {};
-  for (const t of DATA_TABLES) {
-    const hasUpdated = t !== 'user_divisions' && t !== 'diagnoses';
+  for (const { table_name: t, has_updated } of tables) {
+    if (NOT_DATA.has(t)) continue;
     const { rows } = await db.query(
-      `SELECT count(*)::text AS n${hasUpdated ? ', coalesce(max(updated_at)::text, \'\') AS u' : ''} FROM ${t}`,
+      `SELECT count(*)::text AS n${has_updated ? ", coalesce(max(updated_at)::text, '') AS u" : ''} FROM "${t}"`,
     );
     out[t] = `${rows[0].n}|${rows[0].u ?? ''}`;
   }

@@ -1,5 +1,6 @@
 import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { claimsSweepScheduleId } from './definitions';
+import { ensureUserMaintenanceSchedules } from './workflows/user-maintenance-schedules';
 import { connectionOptions, type TemporalEnv } from './connection-env';
 
 /**
@@ -29,6 +30,7 @@ export async function ensureSchedules(env: TemporalEnv, log: (msg: string) => vo
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+    await ensureUserMaintenanceSchedules(client, env, log);
   } finally {
     await connection.close();
   }

@@ -5,6 +5,7 @@ import { stopLiveConnection } from '../live/liveConnection';
 import { abilityAllows } from './ability';
 import { RESOURCE_ROUTES, navigationAllows } from './routeGates';
 import { session } from './session';
+import { SIGNED_OUT_PATH } from './signedOut';
 import { getValidUser, signIn, userManager, type SignInState } from './userManager';
 
 const never = () => new Promise<never>(() => undefined);
@@ -30,9 +31,9 @@ export const authProvider: AuthProvider = {
     try {
       await mgr.signoutRedirect({ id_token_hint: user?.id_token });
     } catch {
-      // The identity server is unreachable: forget the tokens locally and start over.
+      // The identity server is unreachable: forget the tokens locally; do not sign in again at once.
       await mgr.removeUser();
-      window.location.replace('/');
+      window.location.replace(SIGNED_OUT_PATH);
     }
     // The browser is on its way to the identity server: no react-admin redirect.
     return false;

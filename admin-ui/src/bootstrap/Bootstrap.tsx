@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppSettings, UserContext } from '@crisis/forms';
 import { SessionReloadContext, startSession, type Session } from '../auth/session';
+import { SIGNED_OUT_PATH, followSignOutOfOtherTabs } from '../auth/signedOut';
 import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignInState } from '../auth/userManager';
 import { isCodedError } from '../data/codedError';
 import { api } from '../data/httpClient';
@@ -14,6 +15,7 @@ type Phase =
   | { kind: 'loading'; message: string }
   | { kind: 'error'; message: string; action: 'retry' | 'signIn' }
   | { kind: 'public'; settings: AppSettings }
+  | { kind: 'signedOut' }
   | { kind: 'ready'; session: Session };
 
 /** Completes the identity server's redirect back to /auth-callback and returns to where the user was. */
@@ -56,6 +58,10 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
     }
   }
   const user = await getValidUser();
+  if (window.location.pathname === SIGNED_OUT_PATH) {
+    if (!user) return { kind: 'signedOut' };
+    window.history.replaceState(null, '', '/dashboard');
+  }
   if (!user) {
     // The demo outbox must be readable while signing in (to read an MFA code).
     if (settings.demoTools && window.location.pathname === '/demo-tools') return { kind: 'public', settings };
@@ -73,6 +79,7 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
   if (!context?.id) return { kind: 'error', message: 'Your profile could not be loaded.', action: 'retry' };
   const session = startSession(settings, context);
   startLiveConnection(user.access_token);
+  followSignOutOfOtherTabs(settings);
   return { kind: 'ready', session };
 }
 
@@ -114,6 +121,8 @@ export function Bootstrap() {
           onRetry={phase.action === 'signIn' ? () => void signIn('/') : () => setAttempt((n) => n + 1)}
         />
       );
+    case 'signedOut':
+      return <BootScreen message="You have been signed out." action={{ label: 'Sign in', onClick: () => void signIn('/dashboard') }} />;
     case 'public':
       return <PublicDemoTools settings={phase.settings} />;
     case 'ready':

@@ -10,6 +10,9 @@ import { isCodedError } from '../data/codedError';
 import { setLastVisited } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from './divisions/DivisionsTab';
+import { CredentialedProvidersTab, EvaluationFormsTab, PreferredFacilitiesTab, RestrictionsTab } from './tabs';
+import { IpAllowListForm } from './tabs/ip-allow-list';
+import { SsoSettingsForm } from './tabs/sso';
 import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
 import { facilityTabsFor } from './facilityTabVisibility';
@@ -37,6 +40,12 @@ function FacilityEditTabs() {
       render={(tab) => {
         if (tab.key === 'general') return <FacilityForm isNew={false} />;
         if (tab.key === 'divisions') return <DivisionsTab facilityId={record.id} />;
+        if (tab.key === 'credentialed-providers') return <CredentialedProvidersTab facilityId={record.id} />;
+        if (tab.key === 'preferences') return <PreferredFacilitiesTab facilityId={record.id} />;
+        if (tab.key === 'evaluation-forms') return <EvaluationFormsTab facilityId={record.id} />;
+        if (tab.key === 'restrictions') return <RestrictionsTab facilityId={record.id} />;
+        if (tab.key === 'ipWhiteList') return <IpAllowListForm facilityId={record.id} />;
+        if (tab.key === 'external-login-provider-settings') return <SsoSettingsForm facilityId={record.id} />;
         return <ComingSoonTab label={tab.label} />;
       }}
     />

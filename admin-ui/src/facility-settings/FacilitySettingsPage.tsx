@@ -3,6 +3,7 @@ import { useGetOne } from 'react-admin';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from '../facilities/divisions/DivisionsTab';
+import { SsoSettingsForm } from '../facilities/tabs/sso';
 import { ComingSoonTab, FacilityTabs } from '../facilities/FacilityTabs';
 import { facilityTabsFor } from '../facilities/facilityTabVisibility';
 import type { FacilityRecord } from '../facilities/facilityTypes';
@@ -34,6 +35,7 @@ export function FacilitySettingsPage() {
         render={(tab) => {
           if (tab.key === 'general') return <FacilityMfaForm record={data} onSaved={() => refetch()} />;
           if (tab.key === 'divisions') return <DivisionsTab facilityId={data.id} hideSearch />;
+          if (tab.key === 'external-login-provider-settings') return <SsoSettingsForm facilityId={data.id} />;
           return <ComingSoonTab label={tab.label} />;
         }}
       />

@@ -3,9 +3,13 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgre
 import { useLogout } from 'react-admin';
 import { IDLE_COUNTDOWN_TICK_MS } from '@crisis/forms';
 import { useSession } from '../auth/session';
+import { SIGNED_OUT_PATH } from '../auth/signedOut';
 import { ACTIVITY_EVENTS, LAST_ACTIVITY_KEY, lastActivity, markActivity } from './activityClock';
+import { claimLogoutLeadership } from './logoutLeader';
 
 const SLOW_TICK_MS = 1000;
+/** A tab that lost the leadership waits this long for the leader's sign-out before leaving itself. */
+const FOLLOWER_FALLBACK_MS = 5000;
 const WRITE_THROTTLE_MS = 1000;
 
 const mmss = (ms: number) => {
@@ -50,7 +54,10 @@ export function IdleLogout() {
         setRemaining(0);
         if (!loggingOut.current) {
           loggingOut.current = true;
-          logout();
+          void claimLogoutLeadership().then((leader) => {
+            if (leader) logout();
+            else window.setTimeout(() => window.location.replace(SIGNED_OUT_PATH), FOLLOWER_FALLBACK_MS);
+          });
         }
       } else setRemaining(left <= idleWarningMs ? left : null);
     };

@@ -2,11 +2,13 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { USER_TYPE_LABELS, enumLabel, type FieldError } from '@crisis/forms';
+import { AVATAR_SIZE, UPLOAD_MAX_BYTES, USER_TYPE_LABELS, enumLabel, type FieldError } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { validatePayload } from '../common/schemaValidation';
 import { usersApi } from '../users/usersDataProvider';
+import { UserAvatar } from '../users/UserAvatar';
+import { avatarApi } from '../users/uploads';
 
 const FIELDS = [
   ['firstName', 'First name'],
@@ -54,9 +56,42 @@ export function MyProfilePage() {
       notify(e?.message ?? 'Saving failed', { type: 'error' });
     }
   };
+  const uploadAvatar = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size === 0) return notify("You can't upload empty file", { type: 'error' });
+    if (file.size > UPLOAD_MAX_BYTES) return notify('File size bigger than allowed max size', { type: 'error' });
+    try {
+      const { avatar } = await avatarApi.store(file);
+      setValues({ ...values, avatar });
+      notify('Avatar updated', { type: 'success' });
+    } catch (e: any) {
+      notify(e?.message ?? 'The avatar could not be stored', { type: 'error' });
+    }
+  };
+  const fullName = `${values.firstName ?? ''} ${values.lastName ?? ''}`.trim();
   return (
     <Box data-testid="profile">
       <PageTitle title="My profile" />
+      <Card sx={{ mb: 2 }}>
+        <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 3 }}>
+          <UserAvatar reference={values.avatar} name={fullName} size={AVATAR_SIZE.lg} testId="profile-avatar" />
+          {userId === c.id && (
+            <Button variant="outlined" component="label" data-testid="profile-avatar-change">
+              Change picture
+              <input
+                hidden
+                type="file"
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                data-testid="profile-avatar-file"
+                onChange={(e) => {
+                  void uploadAvatar(e.target.files?.[0]);
+                  e.target.value = '';
+                }}
+              />
+            </Button>
+          )}
+        </CardContent>
+      </Card>
       <Card sx={{ mb: 2 }}>
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 520 }}>
           {FIELDS.map(([f, label]) => (

@@ -5,6 +5,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import { Datagrid, FunctionField, List, TopToolbar, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
 import { Link } from 'react-router-dom';
 import {
+  AVATAR_SIZE,
   LAST_LOGIN_DANGER_DAYS,
   LAST_LOGIN_WARNING_DAYS,
   NO_SUITABLE_ROWS,
@@ -26,6 +27,8 @@ import {
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { usersApi } from './usersDataProvider';
+import { UserAvatar } from './UserAvatar';
+import { UserImportDialog } from './UserImportDialog';
 
 const DAY = 24 * 3600 * 1000;
 /** Unsorted ("none" in the sort cycle). */
@@ -175,9 +178,14 @@ function FoundTotal() {
 }
 
 function ListActions() {
+  const [importing, setImporting] = useState(false);
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
       <FoundTotal />
+      <Button variant="outlined" size="small" onClick={() => setImporting(true)} data-testid="users-import">
+        Import
+      </Button>
+      <UserImportDialog open={importing} onClose={() => setImporting(false)} />
       <Button component={Link} to="/users/invite" variant="contained" size="small" data-testid="users-invite">
         Invite user
       </Button>
@@ -198,9 +206,12 @@ function UserRows() {
         label={<SortLabel field="fullName">Name</SortLabel>}
         sortable={false}
         render={(r: UserRecord) => (
-          <Link to={`/users/${r.id}`} data-testid="user-link">
-            {r.firstName} {r.lastName}
-          </Link>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <UserAvatar reference={r.avatar} name={`${r.firstName} ${r.lastName}`} size={AVATAR_SIZE.list} testId="user-avatar" />
+            <Link to={`/users/${r.id}`} data-testid="user-link">
+              {r.firstName} {r.lastName}
+            </Link>
+          </Box>
         )}
       />
       <FunctionField label={<SortLabel field="email">E-mail</SortLabel>} sortable={false} render={(r: UserRecord) => r.email} />

@@ -15,6 +15,7 @@ import { auditValues } from '../common/request-context';
 import { Division, type AcceptedPatients } from './division.model';
 import { escapeLike } from './facility-list.query';
 import { Facility } from './facility.model';
+import { assertDivisionHasNoCredentialedProviders, credentialProvidersForNewDivision } from './credentialed-providers.service';
 
 /** The body of POST/PUT .../divisions, as validated by schema('division') and divisionRules. */
 export type DivisionInput = Omit<DivisionRecord, 'id' | 'facilityId' | 'npi' | 'description' | 'isActive'> & {
@@ -159,6 +160,8 @@ export class DivisionsService {
     const values = divisionColumns(body);
     await this.assertUnique(facilityId, values.name);
     const division = await this.saving(() => Division.create({ ...values, facilityId }));
+    // Providers credentialed with addToNewDivisions get a new active Source division (spec 03 §4).
+    await credentialProvidersForNewDivision(Division.sequelize as never, division);
     auditValues({ divisionId: division.id, divisionName: division.name, isActive: division.isActive });
     return toDivisionRecord(division);
   }
@@ -174,6 +177,8 @@ export class DivisionsService {
       throw invalid([{ field: fixed, key: 'readOnly', message: 'The division subtype cannot be changed' }]);
     const values = divisionColumns(body);
     await this.assertUnique(facilityId, values.name, divisionId);
+    // Division deactivation guard (spec 03 §4, §5): no credentialed providers.
+    if (division.isActive && !values.isActive) await assertDivisionHasNoCredentialedProviders(Division.sequelize as never, divisionId);
     await this.saving(() => division.update(values));
     auditValues({ divisionName: division.name, isActive: division.isActive });
     return toDivisionRecord(division);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdentityServer } from './identity.server';
 import { PasswordController } from './password.controller';
 import { SignInService } from './sign-in.service';
+import { UnlockRequestService } from './unlock-request';
 
 /**
  * The identity server (OpenID Connect provider at /identity, sign-in with lock-out and MFA) and
@@ -10,7 +11,7 @@ import { SignInService } from './sign-in.service';
  */
 @Module({
   controllers: [PasswordController],
-  providers: [IdentityServer, SignInService],
+  providers: [IdentityServer, SignInService, UnlockRequestService],
   exports: [IdentityServer, SignInService],
 })
 export class IdentityModule {}

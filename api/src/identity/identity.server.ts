@@ -13,6 +13,7 @@ import { postgresAdapter, purgeExpiredPayloads } from './oidc-adapter';
 import { SignInService, MESSAGES, type AttemptInfo } from './sign-in.service';
 import { codePage, messagePage, signInPage, signOutPage } from './views';
 import { registerAccountLinks } from './account-links';
+import { registerUnlockRequests } from './unlock-request';
 
 /** oidc-provider is ESM-only; a real dynamic import() (not rewritten to require by tsc). */
 const load = new Function('m', 'return import(m)') as (m: string) => Promise<any>;
@@ -113,6 +114,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     const route = `${MOUNT}/interaction/:uid`;
 
     app.use(`${MOUNT}/interaction`, pageHeaders);
+    registerUnlockRequests(app, pageHeaders); // locked users ask to be unlocked (unlock-request.ts)
 
     // The page an authorization request lands on: sign-in (login prompt) or the automatic consent.
     app.get(
@@ -143,7 +145,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
         const { email, password } = req.body ?? {};
         const outcome = await this.signIn.checkPassword(email, password, interaction.uid, attemptInfo(req));
         if (!outcome.ok) {
-          sendHtml(res, 200, signInPage({ uid: interaction.uid, email: typeof email === 'string' ? email : null, error: outcome.message }));
+          sendHtml(res, 200, signInPage({ uid: interaction.uid, email: typeof email === 'string' ? email : null, error: outcome.message, locked: outcome.message === MESSAGES.locked }));
           return;
         }
         if (outcome.mfa) return redirect(res, `${interactionUrl(interaction.uid)}/code`);

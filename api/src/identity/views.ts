@@ -72,15 +72,21 @@ export interface SignInPageOptions {
   email?: string | null;
   error?: string | null;
   info?: string | null;
+  /** The account is locked: offer the unlock request. */
+  locked?: boolean;
 }
 
-export function signInPage({ uid, email, error, info }: SignInPageOptions): string {
+/** Where a locked user asks the administrators to unlock the account (unlock-request.ts). */
+export const UNLOCK_REQUEST_PATH = '/identity/account/unlock-request';
+
+export function signInPage({ uid, email, error, info, locked }: SignInPageOptions): string {
   const action = `/identity/interaction/${encodeURIComponent(uid)}/login`;
   return layout(
     'Sign in',
     `<h1>Sign in</h1>
   <p class="lead">Use your work e-mail and password.</p>
   ${alerts(error, info)}
+  ${locked ? `<p><a href="${escapeHtml(`${UNLOCK_REQUEST_PATH}?email=${encodeURIComponent(email ?? '')}`)}" data-testid="request-unlock">Request unlock</a></p>` : ''}
   <form method="post" action="${escapeHtml(action)}" autocomplete="on" novalidate>
     <label for="email">Email</label>
     <input id="email" name="email" type="email" autocomplete="username" required maxlength="255" value="${escapeHtml(email ?? '')}"${email ? '' : ' autofocus'}>

@@ -64,7 +64,7 @@ const SELECT = `
   SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.job_title, u.is_active, u.creating, u.email_confirmed,
          u.password_locked_out, u.locked_due_inactivity, u.last_login, u.mfa_method, u.sso_enabled,
          u.disabled_password_login, u.password_hash IS NOT NULL AS is_password_set, u.organization_type,
-         u.organization_id, u.user_type, u.provider_info, u.send_user_unlock_requests, u.failed_login_count,
+         u.organization_id, u.user_type, u.provider_info, u.send_user_unlock_requests, u.failed_login_count, u.avatar,
          CASE u.organization_type WHEN 'Facility' THEN f.name WHEN 'Group' THEN g.name ELSE itp.name END AS org_name,
          COALESCE((SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
                      FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id WHERE ud.user_id = u.id), '[]') AS divisions
@@ -79,7 +79,7 @@ interface Row {
   last_login: Date | null; mfa_method: UserRecord['mfaMethod']; sso_enabled: boolean; disabled_password_login: boolean;
   is_password_set: boolean; organization_type: OrganizationType; organization_id: number | null; user_type: UserType;
   provider_info: UserRecord['providerInfo']; send_user_unlock_requests: boolean; failed_login_count: number;
-  org_name: string | null; divisions: { id: number; name: string }[]; total?: number;
+  org_name: string | null; divisions: { id: number; name: string }[]; total?: number; avatar: string | null;
 }
 
 function toRecord(r: Row): UserRecord & { fullName: string } {
@@ -111,6 +111,7 @@ function toRecord(r: Row): UserRecord & { fullName: string } {
     divisionsIds: r.divisions.map((d) => d.id),
     divisions: r.divisions,
     failedLoginCount: r.failed_login_count,
+    avatar: r.avatar,
   };
 }
 

@@ -5,3 +5,5 @@ export * from './auth';
 export * from './users';
 export * from './reference';
 export * from './audit-log';
+export * from './facility-tabs';
+export * from './organization';

@@ -1,4 +1,4 @@
-import { PASSWORD_MAX, USER_SEARCH_MIN_CHARS } from '../constants';
+import { PASSWORD_MAX, SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER, USER_SEARCH_MIN_CHARS } from '../constants';
 import {
   MFA_METHODS,
   ORGANIZATION_TYPES,
@@ -57,6 +57,8 @@ export interface UserRecord extends UserInput {
   organizationName: string | null;
   divisions: { id: number; name: string }[];
   failedLoginCount?: number;
+  /** Image reference for GET /api/avatar/{reference}. */
+  avatar?: string | null;
 }
 
 /** Fields of the record that the edit form sends back and the server ignores. */
@@ -302,3 +304,69 @@ export const onOrganizationChange = (v: UserFormValues, organizationId: number |
 export const blankProviderInfo = (): ProviderInfo => ({ providerType: 'ARNP', npi: null, biography: null, videoHostId: null, dialPadUrl: null });
 
 export const USER_MFA_METHODS = MFA_METHODS;
+
+// ---------------------------------------------------------------------------------------------
+// SMS notification settings (spec 03 §3 Notification settings, §5 SMS settings).
+
+export const SMS_RECEIVE_TYPES = ['Always', 'ForTheNextNumberOfHours'] as const;
+export type SmsReceiveType = (typeof SMS_RECEIVE_TYPES)[number];
+
+export interface SmsNotificationsStartInput {
+  phone: string;
+  type: SmsReceiveType;
+  receiveNextNHours?: number | null;
+}
+
+/** The most hours of a timed window for a role (ITP admin/user 12, provider 24); 0 when the role may not start SMS. */
+export function smsHoursLimit(role: UserType | string): number {
+  if (role === UserType.ItpProvider) return SMS_HOURS_LIMIT_PROVIDER;
+  if (role === UserType.ItpAdmin || role === UserType.ItpUser) return SMS_HOURS_LIMIT_ITP;
+  return 0;
+}
+
+export const smsNotificationsStartSchema = {
+  $id: 'smsNotificationsStart',
+  type: 'object',
+  additionalProperties: false,
+  required: ['phone', 'type'],
+  properties: {
+    phone,
+    type: { type: 'string', enum: SMS_RECEIVE_TYPES },
+    receiveNextNHours: { type: ['integer', 'null'], minimum: 1, maximum: Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER) },
+  },
+} as const;
+
+/** receiveNextNHours is required for a timed window and at most the role's limit (pass the role when known). */
+export function smsNotificationsStartRules(d: any, role?: UserType | string): FieldError[] {
+  if (d?.type !== 'ForTheNextNumberOfHours') return [];
+  const n = d.receiveNextNHours;
+  if (n === null || n === undefined) return [{ field: 'receiveNextNHours', key: 'required', message: 'This field is required' }];
+  const limit = role ? smsHoursLimit(role) : Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER);
+  if (typeof n === 'number' && n > limit)
+    return [{ field: 'receiveNextNHours', key: 'maximum', message: `Must be at most ${limit} hours` }];
+  return [];
+}
+
+/** What the settings mean now: receiving when always, or until a time still in the future. */
+export function isReceivingSms(s: { alwaysReceive?: boolean; receiveUntil?: string | null } | null | undefined, now = new Date()): boolean {
+  return !!s && (!!s.alwaysReceive || (!!s.receiveUntil && new Date(s.receiveUntil) > now));
+}
+
+// ---------------------------------------------------------------------------------------------
+// User CSV import (spec 03 §5 User import): the template's columns, in order.
+
+export const USER_IMPORT_COLUMNS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'jobTitle',
+  'organizationType',
+  'organization',
+  'userType',
+  'divisions',
+] as const;
+export const USER_IMPORT_TEMPLATE_FILE = 'Users_Import_Template.csv';
+export const MUST_BE_CSV = 'Must be CSV file';
+export const EMPTY_FILE = "You can't upload empty file";
+export const FILE_TOO_BIG = 'File size bigger than allowed max size';

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { createClaimActivities } from './claims';
+import { createUserMaintenanceActivities } from './user-maintenance';
 
 export type { ExpireClaimResult } from './claims';
 
@@ -15,6 +16,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createClaimActivities(deps),
+    ...createUserMaintenanceActivities(deps),
   };
 }
 

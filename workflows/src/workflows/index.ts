@@ -5,3 +5,4 @@
  */
 export { claimLeaseWorkflow } from './claim-lease';
 export { sweepOverdueClaimsWorkflow } from './claims-sweep';
+export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-maintenance';

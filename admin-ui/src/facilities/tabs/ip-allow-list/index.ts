@@ -1,0 +1,1 @@
+export { IpAllowListForm } from './IpAllowListForm';

@@ -1,0 +1,1 @@
+export { SsoSettingsForm } from './SsoSettingsForm';

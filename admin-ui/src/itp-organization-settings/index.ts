@@ -1,0 +1,1 @@
+export { ItpOrganizationSettingsPage } from './ItpOrganizationSettingsPage';

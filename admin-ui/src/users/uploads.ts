@@ -1,0 +1,54 @@
+import { USER_IMPORT_TEMPLATE_FILE } from '@crisis/forms';
+import { getAccessToken } from '../auth/userManager';
+import { httpClient } from '../data/httpClient';
+import { attachmentFileName } from '../activity/auditLogApi';
+
+/** Multipart upload of one file (field "file"); coded failures throw like every other call. */
+export async function uploadFile<T>(url: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await httpClient(url, { method: 'POST', body: form });
+  return res.json as T;
+}
+
+export const importApi = {
+  validate: (file: File) => uploadFile<string[]>('/api/user/import/validate', file),
+  import: (file: File) => uploadFile<{ imported: number; ids: number[] }>('/api/user/import', file),
+  /** GET /Users_Import_Template.csv: must be an attachment, else 'Incorrect response' (spec 03 §7). */
+  async downloadTemplate(): Promise<string> {
+    const res = await httpClient(`/${USER_IMPORT_TEMPLATE_FILE}`, { headers: { Accept: 'text/csv' } });
+    const fileName = attachmentFileName(res.headers.get('content-disposition'));
+    if (!fileName) throw new Error('Incorrect response');
+    const url = URL.createObjectURL(new Blob([res.body], { type: 'text/csv;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = fileName;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return fileName;
+  },
+};
+
+export const avatarApi = {
+  store: (file: File) => uploadFile<{ avatar: string }>('/api/user/avatar', file),
+};
+
+/** Object URLs of fetched avatars, by reference (references are immutable: a new image gets a new one). */
+const cache = new Map<string, Promise<string | null>>();
+
+/** GET /api/avatar/{reference} with the bearer token, as an object URL (null when missing). */
+export function avatarUrl(reference: string): Promise<string | null> {
+  let hit = cache.get(reference);
+  if (!hit) {
+    hit = (async () => {
+      const token = await getAccessToken();
+      const res = await fetch(`/api/avatar/${encodeURIComponent(reference)}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      if (!res.ok) return null;
+      return URL.createObjectURL(await res.blob());
+    })().catch(() => null);
+    cache.set(reference, hit);
+  }
+  return hit;
+}

@@ -1,0 +1,112 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { CredentialedProviderRecord, ProviderChoice } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { AuditAction } from '../audit/audit.interceptor';
+import { contentRange } from '../common/list-query';
+import { ApiSchemaBody } from '../common/openapi';
+import { schema } from '../common/validation.pipe';
+import {
+  CREDENTIALED_PROVIDER_SORTABLE,
+  CredentialedProvidersService,
+  type CredentialedProviderInput,
+  type CredentialedProviderListFilter,
+} from './credentialed-providers.service';
+import { ApiListQuery } from './facilities.controller';
+import { parseCheckedList, parseId } from './list-params';
+
+const RECORD = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: 'the provider user id' },
+    provider: { type: 'object', properties: { id: { type: 'integer' }, fullName: { type: 'string' }, providerType: { type: 'string', nullable: true } } },
+    divisions: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+    addToNewDivisions: { type: 'boolean' },
+    acceptedPatients: { type: 'object' },
+  },
+};
+
+/** Credentialed providers of a facility (spec 03 §2, §7): ITP admin only. */
+@ApiTags('facilities')
+@Controller('api/facilities/:id/credentialed-providers')
+@ApiParam({ name: 'id', type: Number, description: 'facility id' })
+export class CredentialedProvidersController {
+  constructor(private readonly providers: CredentialedProvidersService) {}
+
+  @Get()
+  @CheckAbility('manage', 'Facility')
+  @ApiListQuery(CREDENTIALED_PROVIDER_SORTABLE, 'q (provider name contains), divisionsIds[] (credentialed for any of them), id[]')
+  @ApiOkResponse({ description: 'A page of the facility\'s credentialed providers sorted by name; total in Content-Range', schema: { type: 'array', items: RECORD } })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  async list(
+    @Param('id') rawId: string,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CredentialedProviderRecord[]> {
+    const facilityId = parseId(rawId);
+    const q = parseCheckedList<CredentialedProviderListFilter>(query, {
+      sortable: CREDENTIALED_PROVIDER_SORTABLE,
+      defaultSort: ['name', 'ASC'],
+      schema: 'credentialedProviderListFilter',
+    });
+    const { rows, total } = await this.providers.list(facilityId, q);
+    reply.header('Content-Range', contentRange('credentialed-providers', q.offset, rows.length, total));
+    return rows;
+  }
+
+  @Get('available-providers')
+  @CheckAbility('manage', 'Facility')
+  @ApiQuery({ name: 'exceptProviderId', required: false, description: 'the provider being edited (kept in the choices)' })
+  @ApiOkResponse({ description: 'Active ITP providers not yet credentialed at this facility, sorted by name' })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  available(@Param('id') rawId: string, @Query('exceptProviderId') rawExcept?: string): Promise<ProviderChoice[]> {
+    const except = rawExcept === undefined || rawExcept === '' ? null : parseId(rawExcept);
+    return this.providers.availableProviders(parseId(rawId), except);
+  }
+
+  @Get(':providerId')
+  @CheckAbility('manage', 'Facility')
+  @ApiParam({ name: 'providerId', type: Number })
+  @ApiOkResponse({ description: 'The credentialed provider', schema: RECORD })
+  @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
+  get(@Param('id') rawId: string, @Param('providerId') rawProviderId: string): Promise<CredentialedProviderRecord> {
+    return this.providers.get(parseId(rawId), parseId(rawProviderId));
+  }
+
+  @Post()
+  @CheckAbility('manage', 'Facility')
+  @AuditAction('CredentialedProvider.Create')
+  @ApiSchemaBody('credentialedProvider')
+  @ApiCreatedResponse({ description: 'The credentialed provider', schema: RECORD })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the provider is already credentialed here (field providerId)' })
+  create(@Param('id') rawId: string, @Body(schema('credentialedProvider')) body: CredentialedProviderInput): Promise<CredentialedProviderRecord> {
+    return this.providers.create(parseId(rawId), body);
+  }
+
+  @Put(':providerId')
+  @CheckAbility('manage', 'Facility')
+  @AuditAction('CredentialedProvider.Update')
+  @ApiParam({ name: 'providerId', type: Number })
+  @ApiSchemaBody('credentialedProvider')
+  @ApiOkResponse({ description: 'The credentialed provider after the change', schema: RECORD })
+  @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
+  update(
+    @Param('id') rawId: string,
+    @Param('providerId') rawProviderId: string,
+    @Body(schema('credentialedProvider')) body: CredentialedProviderInput,
+  ): Promise<CredentialedProviderRecord> {
+    return this.providers.update(parseId(rawId), parseId(rawProviderId), body);
+  }
+
+  @Delete(':providerId')
+  @CheckAbility('manage', 'Facility')
+  @AuditAction('CredentialedProvider.Delete')
+  @ApiParam({ name: 'providerId', type: Number })
+  @ApiOkResponse({ description: '{ id } of the removed provider' })
+  @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
+  remove(@Param('id') rawId: string, @Param('providerId') rawProviderId: string): Promise<{ id: number }> {
+    return this.providers.remove(parseId(rawId), parseId(rawProviderId));
+  }
+}

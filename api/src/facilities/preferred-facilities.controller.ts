@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { PREFERRED_FACILITIES_PAGE_SIZE, type FacilityLookup, type PreferredFacilityRecord } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { AuditAction } from '../audit/audit.interceptor';
+import { contentRange } from '../common/list-query';
+import { ApiSchemaBody } from '../common/openapi';
+import { schema } from '../common/validation.pipe';
+import { ApiListQuery } from './facilities.controller';
+import { parseCheckedList, parseId } from './list-params';
+import { PREFERRED_FACILITY_SORTABLE, PreferredFacilitiesService, type PreferredFacilityListFilter } from './preferred-facilities.service';
+
+const RECORD = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: 'the preferred facility id' },
+    name: { type: 'string' },
+    address: { type: 'object', properties: { city: { type: 'string' }, state: { type: 'string' } } },
+    divisions: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, type: { type: 'string' } } } },
+  },
+};
+
+/** Preferred facilities of a facility (spec 03 §2, §7): ITP admin only. */
+@ApiTags('facilities')
+@Controller('api/facilities/:id/preferred-facilities')
+@ApiParam({ name: 'id', type: Number, description: 'facility id' })
+export class PreferredFacilitiesController {
+  constructor(private readonly preferred: PreferredFacilitiesService) {}
+
+  @Get()
+  @CheckAbility('manage', 'Facility')
+  @ApiListQuery(PREFERRED_FACILITY_SORTABLE, 'q (name contains), id[]')
+  @ApiOkResponse({ description: `A page (default ${PREFERRED_FACILITIES_PAGE_SIZE}) of preferred facilities sorted by name; total in Content-Range`, schema: { type: 'array', items: RECORD } })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  async list(
+    @Param('id') rawId: string,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PreferredFacilityRecord[]> {
+    const facilityId = parseId(rawId);
+    const withRange = query.range === undefined ? { ...query, range: JSON.stringify([0, PREFERRED_FACILITIES_PAGE_SIZE - 1]) } : query;
+    const q = parseCheckedList<PreferredFacilityListFilter>(withRange, {
+      sortable: PREFERRED_FACILITY_SORTABLE,
+      defaultSort: ['name', 'ASC'],
+      schema: 'preferredFacilityListFilter',
+    });
+    const { rows, total } = await this.preferred.list(facilityId, q);
+    reply.header('Content-Range', contentRange('preferred-facilities', q.offset, rows.length, total));
+    return rows;
+  }
+
+  @Get('available')
+  @CheckAbility('manage', 'Facility')
+  @ApiOkResponse({ description: 'Facilities the add modal offers: active, with an active Referring division, not this one, not already preferred' })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  available(@Param('id') rawId: string): Promise<FacilityLookup[]> {
+    return this.preferred.available(parseId(rawId));
+  }
+
+  @Post()
+  @CheckAbility('manage', 'Facility')
+  @AuditAction('PreferredFacility.Create')
+  @ApiSchemaBody('preferredFacility')
+  @ApiCreatedResponse({ description: 'The preferred facility', schema: RECORD })
+  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
+  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: already preferred (field facilityId)' })
+  add(@Param('id') rawId: string, @Body(schema('preferredFacility')) body: { facilityId: number }): Promise<PreferredFacilityRecord> {
+    return this.preferred.add(parseId(rawId), body.facilityId);
+  }
+
+  @Delete(':preferredId')
+  @CheckAbility('manage', 'Facility')
+  @AuditAction('PreferredFacility.Delete')
+  @ApiParam({ name: 'preferredId', type: Number, description: 'the preferred facility id' })
+  @ApiOkResponse({ description: '{ id } of the removed preferred facility' })
+  @ApiNotFoundResponse({ description: 'NTFND: not a preferred facility of this facility' })
+  remove(@Param('id') rawId: string, @Param('preferredId') rawPreferredId: string): Promise<{ id: number }> {
+    return this.preferred.remove(parseId(rawId), parseId(rawPreferredId));
+  }
+}

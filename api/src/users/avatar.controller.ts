@@ -1,0 +1,122 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/sequelize';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'stream';
+import { randomUUID } from 'crypto';
+import { Sequelize } from 'sequelize-typescript';
+import { QueryTypes } from 'sequelize';
+import { UPLOAD_MAX_BYTES, type UserContext } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { UserContextService } from '../auth/user-context.service';
+import { AuditAction } from '../audit/audit.interceptor';
+import { afterCommit } from '../common/after-commit';
+import { notFound } from '../common/coded-error';
+import { auditValues } from '../common/request-context';
+import { FILE_STORAGE, FileTooLargeError, type FileStorage } from '../files/storage';
+import { emptyFile, fileError, fileTooBig, singleFile } from './upload';
+
+const AREA = 'avatars';
+const TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' } as const;
+type Ext = keyof typeof TYPES;
+export const AVATAR_REFERENCE = /^avatar-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|gif|webp)$/;
+
+/** The image type by its first bytes (magic numbers), whatever the name or declared type say. */
+export function sniffImage(head: Buffer): Ext | null {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg';
+  if (head.length >= 6 && ['GIF87a', 'GIF89a'].includes(head.subarray(0, 6).toString('latin1'))) return 'gif';
+  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  return null;
+}
+
+/** Avatars (spec 03 §3 User avatar, §7 store avatar, GET /api/avatar/{reference}): images only, up to 20 MB, streamed to storage. */
+@ApiTags('users')
+@Controller('api')
+export class AvatarController {
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    private readonly contexts: UserContextService,
+  ) {}
+
+  @Post('user/avatar')
+  @HttpCode(200)
+  @CheckAbility('update', 'Profile')
+  @AuditAction('User.StoreAvatar')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({ description: '{ avatar }: the new reference (avatar-<uuid>.<ext>) of the signed-in user' })
+  @ApiBadRequestResponse({ description: 'INV: no file, empty, not a PNG/JPEG/GIF/WebP image by content, or over 20,971,520 bytes' })
+  async store(@Req() req: FastifyRequest, @CurrentUser() user: UserContext) {
+    const part = await singleFile(req);
+    const it = (part.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    let head = Buffer.alloc(0);
+    while (head.length < 12) {
+      const next = await it.next();
+      if (next.done) break;
+      head = Buffer.concat([head, next.value]);
+    }
+    if (!head.length) throw emptyFile();
+    const ext = sniffImage(head);
+    if (!ext) {
+      part.file.resume();
+      throw fileError('imagesOnly', 'Only images (PNG, JPEG, GIF or WebP) can be avatars');
+    }
+    const source = Readable.from(
+      (async function* () {
+        yield head;
+        for (;;) {
+          const next = await it.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      })(),
+    );
+    const reference = `avatar-${randomUUID()}.${ext}`;
+    try {
+      await this.storage.put(AREA, reference, source, UPLOAD_MAX_BYTES);
+    } catch (err) {
+      part.file.resume();
+      if (err instanceof FileTooLargeError || part.file.truncated) throw fileTooBig();
+      throw err;
+    }
+    if (part.file.truncated) {
+      await this.storage.remove(AREA, reference);
+      throw fileTooBig();
+    }
+    const [row] = await this.sequelize.query<{ avatar: string | null }>('SELECT avatar FROM users WHERE id = :id FOR UPDATE', {
+      replacements: { id: user.id },
+      type: QueryTypes.SELECT,
+    });
+    await this.sequelize.query('UPDATE users SET avatar = :reference, updated_at = now() WHERE id = :id', {
+      replacements: { reference, id: user.id },
+    });
+    auditValues({ userId: user.id, avatar: reference });
+    const old = row?.avatar;
+    await afterCommit('remove the previous avatar', async () => {
+      this.contexts.invalidate(user.id);
+      if (old && AVATAR_REFERENCE.test(old)) await this.storage.remove(AREA, old);
+    });
+    return { avatar: reference };
+  }
+
+  @Get('avatar/:reference')
+  @CheckAbility('read', 'Profile')
+  @ApiParam({ name: 'reference', type: String, description: 'avatar-<uuid>.<png|jpg|gif|webp>' })
+  @ApiOkResponse({ description: 'The image' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async get(@Param('reference') reference: string, @Res() reply: FastifyReply) {
+    if (!AVATAR_REFERENCE.test(reference)) throw notFound();
+    const file = await this.storage.get(AREA, reference);
+    if (!file) throw notFound();
+    const ext = reference.split('.').pop() as Ext;
+    return reply
+      .header('Content-Type', TYPES[ext])
+      .header('Content-Length', String(file.size))
+      .header('Cache-Control', 'private, max-age=86400, immutable')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(file.stream);
+  }
+}

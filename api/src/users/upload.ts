@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { EMPTY_FILE, ErrorCode, FILE_TOO_BIG, UPLOAD_MAX_BYTES } from '@crisis/forms';
+import { CodedError } from '../common/coded-error';
+
+export const fileError = (key: string, message: string) =>
+  new CodedError(400, ErrorCode.Invalid, undefined, [{ field: 'file', key, message }], message);
+export const fileTooBig = () => fileError('fileMaxSize', FILE_TOO_BIG);
+export const emptyFile = () => fileError('emptyFile', EMPTY_FILE);
+
+/** The one file part of a multipart request (field name free); a coded 400 when there is none. */
+export async function singleFile(req: FastifyRequest): Promise<MultipartFile> {
+  const r = req as FastifyRequest & { isMultipart?: () => boolean; file?: (o?: object) => Promise<MultipartFile | undefined> };
+  if (!r.isMultipart?.() || !r.file) throw fileError('required', 'This field is required');
+  let part: MultipartFile | undefined;
+  try {
+    // One byte over the limit tells "too big" from "exactly the limit".
+    part = await r.file({ limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1, fields: 10 } });
+  } catch {
+    throw fileError('invalid', 'The upload could not be read');
+  }
+  if (!part) throw fileError('required', 'This field is required');
+  return part;
+}
+
+/** Reads a (small) uploaded file whole, enforcing the upload limit. */
+export async function readWhole(part: MultipartFile, maxBytes = UPLOAD_MAX_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        part.file.resume();
+        throw fileTooBig();
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof CodedError) throw err;
+    throw fileTooBig();
+  }
+  if (part.file.truncated) throw fileTooBig();
+  if (!size) throw emptyFile();
+  return Buffer.concat(chunks);
+}

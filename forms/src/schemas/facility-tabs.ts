@@ -1,0 +1,199 @@
+import { REQUEST_TYPES, STATE_RESTRICTION_TYPES, type DivisionType, type RequestType } from '../enums';
+import type { FieldError } from '../errors';
+import { US_STATE_CODES } from '../states';
+import { id, optionalMediumText } from './common';
+import { acceptedPatientsSchema, type AcceptedPatientsRecord } from './facility';
+
+/*
+ * The ITP admin's facility detail tabs (spec 03 §2 "Facility detail tabs", §3, §5): credentialed
+ * providers, preferred facilities, evaluation forms and state restrictions.
+ */
+
+export const StateRestrictionType = {
+  NoRestrictions: 'NoRestrictions',
+  OnlyPopulateFacilitiesWithinTravelTime: 'OnlyPopulateFacilitiesWithinTravelTime',
+  DoNotPopulateFacilities: 'DoNotPopulateFacilities',
+} as const;
+export type StateRestrictionType = (typeof STATE_RESTRICTION_TYPES)[number];
+
+/** Preferred facilities tab page size (spec 03 §9). */
+export const PREFERRED_FACILITIES_PAGE_SIZE = 10;
+/** Longest travel time a restriction may name: 7 days, in seconds. */
+export const MAX_WITHIN_TRAVEL_TIME_SECONDS = 7 * 24 * 3600;
+
+const REQUIRED = 'This field is required';
+
+/** Credentialed provider add/edit modal (spec 03 §3, §5 Credentialed provider). */
+export const credentialedProviderSchema = {
+  $id: 'credentialedProvider',
+  type: 'object',
+  additionalProperties: false,
+  required: ['providerId', 'divisionsIds', 'addToNewDivisions', 'acceptedPatients'],
+  properties: {
+    providerId: id,
+    divisionsIds: { type: 'array', items: id, minItems: 1, maxItems: 1000, uniqueItems: true },
+    addToNewDivisions: { type: 'boolean' },
+    acceptedPatients: acceptedPatientsSchema,
+  },
+} as const;
+
+export const credentialedProviderListFilterSchema = {
+  $id: 'credentialedProviderListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    divisionsIds: { type: 'array', items: id, maxItems: 1000 },
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+/** Preferred facility add modal (spec 03 §5 Preferred facility). */
+export const preferredFacilitySchema = {
+  $id: 'preferredFacility',
+  type: 'object',
+  additionalProperties: false,
+  required: ['facilityId'],
+  properties: { facilityId: id },
+} as const;
+
+export const preferredFacilityListFilterSchema = {
+  $id: 'preferredFacilityListFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: optionalMediumText,
+    id: { type: 'array', items: id, maxItems: 1000 },
+  },
+} as const;
+
+/** One auto-saved row of the evaluation forms tab (spec 03 §3 Evaluation-form setting). */
+export const facilityEvaluationFormSchema = {
+  $id: 'facilityEvaluationForm',
+  type: 'object',
+  additionalProperties: false,
+  required: ['requestType', 'evaluationFormId', 'isAthenaBilled'],
+  properties: {
+    requestType: { type: 'string', enum: REQUEST_TYPES },
+    /** null: no evaluation form chosen for this request type. */
+    evaluationFormId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+    isAthenaBilled: { type: 'boolean' },
+  },
+} as const;
+
+/** The restrictions tab's checkbox (auto-submitted after a confirmation). */
+export const populateOutOfStateFacilitiesSchema = {
+  $id: 'populateOutOfStateFacilities',
+  type: 'object',
+  additionalProperties: false,
+  required: ['populateOutOfStateFacilities'],
+  properties: { populateOutOfStateFacilities: { type: 'boolean' } },
+} as const;
+
+/** PUT .../state-restrictions/{state}: the wire format (travel time in seconds). */
+export const stateRestrictionSchema = {
+  $id: 'stateRestriction',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
+    withinTravelTime: { type: ['integer', 'null'], minimum: 0, maximum: MAX_WITHIN_TRAVEL_TIME_SECONDS },
+    // Echoed by the UI from the row; the path names the state, these are ignored.
+    restrictionId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+    state: { type: ['string', 'null'], enum: [...US_STATE_CODES, null] },
+  },
+} as const;
+
+/** The state restriction edit modal: hours and minutes, turned into seconds on save. */
+export const stateRestrictionFormSchema = {
+  $id: 'stateRestrictionForm',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
+    hours: { type: ['integer', 'null'], minimum: 0, maximum: 168 },
+    minutes: { type: ['integer', 'null'], minimum: 0, maximum: 10080 },
+  },
+} as const;
+
+const isTravelTime = (t: unknown) => t === StateRestrictionType.OnlyPopulateFacilitiesWithinTravelTime;
+
+/** withinTravelTime is required for the travel-time type. */
+export const stateRestrictionRules = (d: any): FieldError[] =>
+  isTravelTime(d.type) && (d.withinTravelTime === null || d.withinTravelTime === undefined)
+    ? [{ field: 'withinTravelTime', key: 'required', message: REQUIRED }]
+    : [];
+
+/** Hours and minutes are required (minimum 0) for the travel-time type (spec 03 §5 State restriction). */
+export const stateRestrictionFormRules = (d: any): FieldError[] => {
+  if (!isTravelTime(d.type)) return [];
+  const errors: FieldError[] = [];
+  for (const f of ['hours', 'minutes'])
+    if (d[f] === null || d[f] === undefined) errors.push({ field: f, key: 'required', message: REQUIRED });
+  return errors;
+};
+
+/** Seconds ↔ hours and minutes of the edit modal. */
+export const travelTimeToSeconds = (hours: number, minutes: number) => hours * 3600 + minutes * 60;
+export const secondsToTravelTime = (seconds: number | null | undefined) =>
+  seconds === null || seconds === undefined
+    ? { hours: null, minutes: null }
+    : { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) };
+
+/** addToNewDivisions follows "all divisions chosen" (spec 03 §4 Credentialed provider). */
+export const allDivisionsChosen = (chosen: number[], offered: number[]) =>
+  offered.length > 0 && offered.every((id) => chosen.includes(id));
+
+/* ---------- What the API returns ---------- */
+
+export interface CredentialedProviderRecord {
+  /** The provider's user id (the row's identity within the facility). */
+  id: number;
+  provider: { id: number; fullName: string; providerType: string | null };
+  divisions: Array<{ id: number; name: string }>;
+  addToNewDivisions: boolean;
+  acceptedPatients: AcceptedPatientsRecord;
+}
+
+/** A provider the add modal may offer (ITP provider users not yet credentialed here). */
+export interface ProviderChoice {
+  id: number;
+  fullName: string;
+  providerType: string | null;
+}
+
+export interface PreferredFacilityRecord {
+  /** The preferred facility's id. */
+  id: number;
+  name: string;
+  address: { city: string; state: string };
+  divisions: Array<{ id: number; name: string; type: DivisionType }>;
+}
+
+export interface EvaluationFormLookup {
+  id: number;
+  name: string;
+  isDefault: boolean;
+}
+
+export interface FacilityEvaluationFormRecord {
+  /** null until the row is first saved. */
+  id: number | null;
+  requestType: RequestType;
+  evaluationFormId: number | null;
+  isAthenaBilled: boolean;
+}
+
+export interface StateRestrictionRecord {
+  /** The state's code (the row's identity and the PUT path). */
+  id: string;
+  restrictionId: number | null;
+  state: string;
+  stateName: string;
+  type: StateRestrictionType;
+  withinTravelTime: number | null;
+  /** Seconds to the closest receiving facility in that state; null when unknown. */
+  closestTravelTime: number | null;
+}

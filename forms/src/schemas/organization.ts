@@ -1,0 +1,159 @@
+import type { FieldError } from '../errors';
+import { id, mediumText } from './common';
+
+/**
+ * Organization security settings (spec 03 §3 External login settings, IP allow-list settings,
+ * ITP organization settings; §5 SSO, IP allow-list, ITP settings; §9 limits).
+ */
+
+export const SSO_TEXT_MAX = 250;
+export const SSO_CERTIFICATE_MAX = 4000;
+export const IP_LIST_MAX = 4000;
+export const INVALID_IP_LIST_MESSAGE = 'Invalid IP address list';
+export const IP_REQUIRED_MESSAGE = 'IP Address is required';
+export const INVALID_X509_MESSAGE = 'Invalid X509 Certificate';
+
+const flag = { type: 'boolean' } as const;
+
+/* ---------- ITP organization (general tab) ---------- */
+
+export const itpOrganizationSchema = {
+  $id: 'itpOrganization',
+  type: 'object',
+  additionalProperties: false,
+  required: ['organizationName', 'erLine', 'mfaEnabled'],
+  properties: {
+    organizationName: mediumText,
+    erLine: mediumText,
+    mfaEnabled: flag,
+    id: { readOnly: true },
+  },
+} as const;
+
+export interface ItpOrganizationRecord {
+  id: number;
+  organizationName: string;
+  erLine: string | null;
+  mfaEnabled: boolean;
+}
+
+/* ---------- IP allow-list ---------- */
+
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4_WITH_MASK = new RegExp(`^${OCTET}(\\.${OCTET}){3}(\\/(3[0-2]|[12]?\\d))?$`);
+
+/** A comma-separated list of IPv4 addresses, each with an optional /0–32 mask. Blank entries are not allowed. */
+export function parseIpList(list: string): string[] | null {
+  const entries = list.split(',').map((e) => e.trim());
+  if (entries.length === 0 || entries.some((e) => !IPV4_WITH_MASK.test(e))) return null;
+  return entries;
+}
+
+function ipv4ToInt(ip: string): number {
+  return ip.split('.').reduce((acc, o) => ((acc << 8) | Number(o)) >>> 0, 0);
+}
+
+/** A matcher for a valid list (see parseIpList); an IPv4-mapped IPv6 client address (::ffff:a.b.c.d) counts as IPv4. */
+export function ipListMatcher(entries: string[]): (clientIp: string) => boolean {
+  const ranges = entries.map((e) => {
+    const [addr, maskText] = e.split('/');
+    const bits = maskText === undefined ? 32 : Number(maskText);
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    return { net: (ipv4ToInt(addr) & mask) >>> 0, mask };
+  });
+  return (clientIp: string) => {
+    const ip = clientIp.startsWith('::ffff:') ? clientIp.slice(7) : clientIp;
+    if (!IPV4_WITH_MASK.test(ip) || ip.includes('/')) return false;
+    const n = ipv4ToInt(ip);
+    return ranges.some((r) => ((n & r.mask) >>> 0) === r.net);
+  };
+}
+
+export const ipWhiteListSettingsSchema = {
+  $id: 'ipWhiteListSettings',
+  type: 'object',
+  additionalProperties: false,
+  required: ['ipWhiteListEnabled'],
+  properties: {
+    /** null: the ITP organization itself; otherwise a facility. */
+    facilityId: { anyOf: [id, { type: 'null' }] },
+    ipWhiteListEnabled: flag,
+    ipAddresses: { type: ['string', 'null'], maxLength: IP_LIST_MAX },
+  },
+} as const;
+
+/** Required when enabled ('IP Address is required'); a valid list whenever given ('Invalid IP address list'). */
+export function ipWhiteListSettingsRules(d: any): FieldError[] {
+  const list = d.ipAddresses;
+  if (list === null || list === undefined || list === '')
+    return d.ipWhiteListEnabled ? [{ field: 'ipAddresses', key: 'required', message: IP_REQUIRED_MESSAGE }] : [];
+  if (typeof list === 'string' && !parseIpList(list))
+    return [{ field: 'ipAddresses', key: 'invalidIpList', message: INVALID_IP_LIST_MESSAGE }];
+  return [];
+}
+
+export interface IpWhiteListSettingsRecord {
+  facilityId: number | null;
+  ipWhiteListEnabled: boolean;
+  ipAddresses: string | null;
+}
+
+/* ---------- External login (SSO) ---------- */
+
+/** A PEM certificate, or its bare base64 body as IdP metadata shows it. */
+const PEM_CERTIFICATE = /^(-----BEGIN CERTIFICATE-----)?[A-Za-z0-9+/=\s]+(-----END CERTIFICATE-----)?$/;
+
+export const externalLoginSettingsSchema = {
+  $id: 'externalLoginSettings',
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled'],
+  properties: {
+    enabled: flag,
+    identityProviderEntityId: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+    signInUrl: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+    x509Certificate: { type: ['string', 'null'], maxLength: SSO_CERTIFICATE_MAX },
+    userEmailClaim: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+    disablePasswordLogin: flag,
+    // Read-only fields of the record (sent back by the form; ignored).
+    id: { readOnly: true },
+    serviceProviderId: { readOnly: true },
+    isOutdated: { readOnly: true },
+    applyFailed: { readOnly: true },
+    facilityId: { readOnly: true },
+  },
+} as const;
+
+const isBlank = (v: unknown) => v === null || v === undefined || v === '';
+
+/**
+ * Entity id, sign-in URL and certificate are required when SSO is enabled; the sign-in URL is an
+ * http(s) URL; the certificate looks like a PEM certificate (the API also parses it with
+ * crypto.X509Certificate).
+ */
+export function externalLoginSettingsRules(d: any): FieldError[] {
+  const errors: FieldError[] = [];
+  if (d.enabled)
+    for (const f of ['identityProviderEntityId', 'signInUrl', 'x509Certificate'])
+      if (isBlank(d[f])) errors.push({ field: f, key: 'required', message: 'This field is required' });
+  if (typeof d.signInUrl === 'string' && d.signInUrl && !/^https?:\/\/[^\s]+$/i.test(d.signInUrl))
+    errors.push({ field: 'signInUrl', key: 'url', message: 'Invalid URL' });
+  if (typeof d.x509Certificate === 'string' && d.x509Certificate && !PEM_CERTIFICATE.test(d.x509Certificate.trim()))
+    errors.push({ field: 'x509Certificate', key: 'invalidCertificate', message: INVALID_X509_MESSAGE });
+  return errors;
+}
+
+export interface ExternalLoginSettingsRecord {
+  /** null when SSO was never configured for this organization. */
+  id: number | null;
+  facilityId: number | null;
+  serviceProviderId: string;
+  enabled: boolean;
+  identityProviderEntityId: string | null;
+  x509Certificate: string | null;
+  signInUrl: string | null;
+  userEmailClaim: string | null;
+  disablePasswordLogin: boolean;
+  isOutdated: boolean;
+  applyFailed: boolean;
+}
