@@ -53,6 +53,8 @@ test("the ITP admin changes the ER line and a facility user sees it", async ({ p
  */
 test("a facility's IP allow-list excluding the client makes the API refuse its user", async ({ page, browser }) => {
   await signIn(page, 'admin@itp.example.org', '/facilities');
+  // Other suites add facilities: find it by name rather than hoping it is on the first page.
+  await page.getByPlaceholder('Search by name').fill('Tampa Bay General');
   await page.getByRole('link', { name: 'Tampa Bay General Hospital' }).first().click();
   await page.waitForURL((u) => /^\/facilities\/\d+/.test(u.pathname));
   await page.getByTestId('facility-tab-ipWhiteList').click();
