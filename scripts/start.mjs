@@ -32,7 +32,9 @@ async function printSignIns() {
   }
   const mod = await import(pathToFileURL(file).href);
   const users = mod.demoUsers ?? mod.default?.demoUsers ?? [];
-  const rows = [['role', 'e-mail', 'password', 'note'], ...users.map((u) => [u.role, u.email, u.password, u.note ?? ''])];
+  const forms = await import(pathToFileURL(join(ROOT, 'forms', 'dist', 'index.js')).href);
+  const labels = forms.USER_TYPE_LABELS ?? forms.default?.USER_TYPE_LABELS ?? {};
+  const rows = [['role', 'e-mail', 'password', 'note'], ...users.map((u) => [labels[u.role] ?? u.role, u.email, u.password, u.note ?? ''])];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   rows.forEach((r, n) => {
     const line = r.map((cell, i) => String(cell).padEnd(widths[i])).join('  ').trimEnd();

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { randomUUID } from 'crypto';
 import fs from 'fs';
 import path from 'path';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -26,7 +25,11 @@ async function bootstrap() {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bufferLogs: false, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
+    bodyParser: false,
+    // In production only warnings and errors: the route table at every start is noise.
+    logger: config.production ? ['error', 'warn'] : ['error', 'warn', 'log'],
+  });
   app.enableCors({ origin: true, credentials: true, exposedHeaders: EXPOSED_HEADERS });
   app.enableShutdownHooks();
 
@@ -78,7 +81,7 @@ async function bootstrap() {
     app.useStaticAssets({ root: config.uiDist, wildcard: false, index: false });
   }
   await app.listen(config.port, config.host);
-  new Logger('api').log(`listening on ${config.publicUrl}`);
+  console.log(`API listening on ${config.publicUrl}`);
 }
 
 bootstrap().catch((err) => {
