@@ -1,5 +1,6 @@
 import type { AuditLogEntryDetail } from '@crisis/forms';
-import { api, httpClient } from '../data/httpClient';
+import { downloadCsv } from '../data/download';
+import { api } from '../data/httpClient';
 
 const BASE = '/api/audit-log';
 
@@ -25,15 +26,6 @@ export function lookupUsers(params: { nameOrEmail?: string; id?: number[] }): Pr
 export const userLabel = (u: UserLookup) =>
   `${u.fullName ?? [u.firstName, u.lastName].filter(Boolean).join(' ')}${u.email ? ` (${u.email})` : ''}`.trim();
 
-/** The file name of an attachment response, or null when the response is not one (spec 03 §7). */
-export function attachmentFileName(contentDisposition: string | null): string | null {
-  if (!contentDisposition || !/^\s*attachment/i.test(contentDisposition)) return null;
-  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(contentDisposition);
-  if (star) return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-  const plain = /filename="?([^";]+)"?/i.exec(contentDisposition);
-  return plain ? plain[1].trim() : 'download';
-}
-
 /**
  * Downloads the filtered audit log as CSV. The response must be an attachment, else the download
  * is refused with 'Incorrect response'; the file name comes from the header.
@@ -45,16 +37,5 @@ export async function downloadAuditCsv(filter: Record<string, unknown>, sort: { 
     dir: sort.order.toLowerCase(),
     tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
   });
-  const res = await httpClient(`${BASE}/csv?${q}`, { headers: { Accept: 'text/csv' } });
-  const fileName = attachmentFileName(res.headers.get('content-disposition'));
-  if (!fileName) throw new Error('Incorrect response');
-  const url = URL.createObjectURL(new Blob([res.body], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return fileName;
+  return downloadCsv(`${BASE}/csv?${q}`);
 }

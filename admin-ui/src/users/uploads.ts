@@ -1,7 +1,7 @@
 import { USER_IMPORT_TEMPLATE_FILE } from '@crisis/forms';
 import { getAccessToken } from '../auth/userManager';
 import { httpClient } from '../data/httpClient';
-import { attachmentFileName } from '../activity/auditLogApi';
+import { downloadCsv } from '../data/download';
 
 /** Multipart upload of one file (field "file"); coded failures throw like every other call. */
 export async function uploadFile<T>(url: string, file: File): Promise<T> {
@@ -15,20 +15,7 @@ export const importApi = {
   validate: (file: File) => uploadFile<string[]>('/api/user/import/validate', file),
   import: (file: File) => uploadFile<{ imported: number; ids: number[] }>('/api/user/import', file),
   /** GET /Users_Import_Template.csv: must be an attachment, else 'Incorrect response' (spec 03 §7). */
-  async downloadTemplate(): Promise<string> {
-    const res = await httpClient(`/${USER_IMPORT_TEMPLATE_FILE}`, { headers: { Accept: 'text/csv' } });
-    const fileName = attachmentFileName(res.headers.get('content-disposition'));
-    if (!fileName) throw new Error('Incorrect response');
-    const url = URL.createObjectURL(new Blob([res.body], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    return fileName;
-  },
+  downloadTemplate: () => downloadCsv(`/${USER_IMPORT_TEMPLATE_FILE}`),
 };
 
 export const avatarApi = {
