@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import SmsIcon from '@mui/icons-material/Sms';
 import { useNotify } from 'react-admin';
-import { isReceivingSms } from '@crisis/forms';
+import { formatDateTime, isReceivingSms } from '@crisis/forms';
 import { useReloadSession, useSession } from '../auth/session';
 import { SmsSettingsDialog } from '../sms-notifications/SmsSettingsDialog';
 import { smsApi } from '../sms-notifications/smsApi';
@@ -62,7 +62,7 @@ export function SmsStatusChip() {
           <DialogContent>
             <DialogContentText>
               You are receiving SMS notifications at {sms?.phone ?? 'your phone'}
-              {until ? ` until ${new Date(until).toLocaleString()}` : ''}. Stop them now?
+              {until ? ` until ${formatDateTime(until)}` : ''}. Stop them now?
             </DialogContentText>
           </DialogContent>
           <DialogActions>

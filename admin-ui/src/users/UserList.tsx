@@ -19,6 +19,7 @@ import {
   UserType,
   bulkActionApplies,
   enumLabel,
+  formatDateTime,
   isUserLocked,
   userStatus,
   type UserBulkAction,
@@ -223,7 +224,7 @@ function UserRows() {
         sortable={false}
         render={(r: UserRecord) => (
           <Typography variant="body2" sx={{ color: lastLoginColor(r.lastLogin) }} data-testid="user-last-login">
-            {r.lastLogin ? new Date(r.lastLogin).toLocaleString() : '—'}
+            {r.lastLogin ? formatDateTime(r.lastLogin) : '—'}
           </Typography>
         )}
       />
