@@ -27,3 +27,8 @@ export const contactsSchema = {
     fax2Ext: optionalExtension,
   },
 } as const;
+
+/** List filters (ra-data-simple-rest `filter`): react-admin's getMany sends the ids to fetch. */
+export const idsFilter = { type: 'array', items: id, maxItems: 1000 } as const;
+/** List filters: the "active only" switch. */
+export const showActiveOnlyFilter = { type: ['boolean', 'null'] } as const;

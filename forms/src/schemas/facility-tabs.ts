@@ -1,7 +1,7 @@
 import { REQUEST_TYPES, STATE_RESTRICTION_TYPES, type DivisionType, type RequestType } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
-import { id, optionalMediumText } from './common';
+import { id, idsFilter, optionalMediumText } from './common';
 import { acceptedPatientsSchema, type AcceptedPatientsRecord } from './facility';
 
 /*
@@ -44,7 +44,7 @@ export const credentialedProviderListFilterSchema = {
   properties: {
     q: optionalMediumText,
     divisionsIds: { type: 'array', items: id, maxItems: 1000 },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    id: idsFilter,
   },
 } as const;
 
@@ -63,7 +63,7 @@ export const preferredFacilityListFilterSchema = {
   additionalProperties: false,
   properties: {
     q: optionalMediumText,
-    id: { type: 'array', items: id, maxItems: 1000 },
+    id: idsFilter,
   },
 } as const;
 

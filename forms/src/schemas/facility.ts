@@ -11,7 +11,7 @@ import {
   type DivisionType,
 } from '../enums';
 import { US_STATE_CODES } from '../states';
-import { contactsSchema, id, mediumText, optionalLargeText, optionalMediumText, ZIP_PATTERN } from './common';
+import { contactsSchema, id, idsFilter, mediumText, optionalLargeText, optionalMediumText, showActiveOnlyFilter, ZIP_PATTERN } from './common';
 
 /** Facility general tab (spec 03 §3 Facility, §5 Facility). */
 export const facilitySchema = {
@@ -133,12 +133,12 @@ export const facilityListFilterSchema = {
   properties: {
     q: optionalMediumText,
     name: optionalMediumText,
-    showActiveOnly: { type: ['boolean', 'null'] },
+    showActiveOnly: showActiveOnlyFilter,
     states: { type: 'array', items: { type: 'string', enum: US_STATE_CODES } },
     cities: { type: 'array', items: mediumText, maxItems: 100 },
     divisionType: { type: ['string', 'null'], enum: [...DIVISION_TYPES, NO_DIVISION_SPECIFIED, null] },
     includeNoDivisionSpecified: { type: ['boolean', 'null'] },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    id: idsFilter,
   },
 } as const;
 
@@ -149,8 +149,8 @@ export const divisionListFilterSchema = {
   properties: {
     q: optionalMediumText,
     type: { type: ['string', 'null'], enum: [...DIVISION_TYPES, null] },
-    showActiveOnly: { type: ['boolean', 'null'] },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    showActiveOnly: showActiveOnlyFilter,
+    id: idsFilter,
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import { REQUEST_TYPES, SOURCE_TYPES } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
-import { id, mediumText, optionalLargeText, optionalMediumText, ZIP_PATTERN } from './common';
+import { id, idsFilter, mediumText, optionalLargeText, optionalMediumText, showActiveOnlyFilter, ZIP_PATTERN } from './common';
 
 /**
  * Reference data of spec 03 (§3 Group organization, Payer, Billing code, Patient tag; §5 their
@@ -51,8 +51,8 @@ export const groupOrganizationListFilterSchema = {
   properties: {
     q: optionalMediumText,
     name: optionalMediumText,
-    showActiveOnly: { type: ['boolean', 'null'] },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    showActiveOnly: showActiveOnlyFilter,
+    id: idsFilter,
   },
 } as const;
 
@@ -110,8 +110,8 @@ export const payerListFilterSchema = {
   properties: {
     q: optionalMediumText,
     name: optionalMediumText,
-    showActiveOnly: { type: ['boolean', 'null'] },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    showActiveOnly: showActiveOnlyFilter,
+    id: idsFilter,
   },
 } as const;
 
@@ -196,10 +196,10 @@ export const billingCodeListFilterSchema = {
   additionalProperties: false,
   properties: {
     q: optionalMediumText,
-    showActiveOnly: { type: ['boolean', 'null'] },
+    showActiveOnly: showActiveOnlyFilter,
     sourceDivisionType: { type: ['string', 'null'], enum: [...SOURCE_TYPES, null] },
     requestType: { type: ['string', 'null'], enum: [...REQUEST_TYPES, null] },
-    id: { type: 'array', items: id, maxItems: 1000 },
+    id: idsFilter,
   },
 } as const;
 
@@ -232,7 +232,7 @@ export const patientTagListFilterSchema = {
   additionalProperties: false,
   properties: {
     q: optionalMediumText,
-    id: { type: 'array', items: id, maxItems: 1000 },
+    id: idsFilter,
   },
 } as const;
 
