@@ -14,6 +14,8 @@ import { ensureTemporalCli } from './cli.mjs';
 export const DEV_DYNAMIC_CONFIG = [
   'frontend.enableUpdateWorkflowExecution=true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+  // Update-with-start: a case command starts the case workflow when none runs.
+  'frontend.enableExecuteMultiOperation=true',
 ];
 
 /** Resolves true once something accepts TCP connections on host:port, false on timeout. */

@@ -29,6 +29,7 @@ import { AuditLogModule } from './audit/audit-log.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { SecurityModule } from './security/security.module';
 import { IpAllowListGuard } from './security/ip-allow-list.guard';
+import { CasesModule } from './cases/cases.module';
 
 @Module({
   imports: [
@@ -45,6 +46,7 @@ import { IpAllowListGuard } from './security/ip-allow-list.guard';
     AuditLogModule,
     SecurityModule,
     OrganizationsModule,
+    CasesModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

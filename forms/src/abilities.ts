@@ -25,6 +25,23 @@ export type Subject =
   | 'Patient'
   | 'ItpOrganization'
   | 'Case'
+  | 'CaseSearchResult'
+  | 'CaseStatus'
+  | 'CaseInsurance'
+  | 'CaseUninsured'
+  | 'ProgressNote'
+  | 'MedicalInformation'
+  | 'CaseNote'
+  | 'HiddenCaseNote'
+  | 'Vitals'
+  | 'CaseTag'
+  | 'Request'
+  | 'CaseFeedback'
+  | 'PatientFile'
+  | 'HiddenPatientFile'
+  | 'SummaryPdf'
+  | 'PatientLog'
+  | 'PatientHistory'
   | 'PastCases'
   | 'ProviderCases'
   | 'UnlockUsers'
@@ -104,5 +121,49 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       cannot('read', 'Case');
       break;
   }
+  defineCaseAbilities(user, can);
   return build();
+}
+
+const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
+const ITP_ROLES: string[] = [UserType.ItpAdmin, UserType.ItpUser, UserType.ItpProvider];
+const FACILITY_ROLES: string[] = [UserType.FacilityAdmin, UserType.FacilityUser];
+
+/**
+ * The case domain (spec 01 §6). Which case a user may open is decided per row by the API's case
+ * scope (own facility / division, granted referring access, assigned provider); these rules say
+ * which kinds of action a role has at all.
+ */
+function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>['can']) {
+  const role: string = user.role;
+  const itpStaff = ITP_STAFF.includes(role);
+  const itp = ITP_ROLES.includes(role);
+  const facility = FACILITY_ROLES.includes(role);
+  // Referring-division users receive patients: they read the case and log calls, little else.
+  const sourceSide = facility && passesDivisionGate(user, { kind: 'except', types: [DivisionType.Referring] });
+
+  if (itpStaff || sourceSide) can('create', 'Case');
+  if (itpStaff) can('read', 'CaseSearchResult');
+  if (itpStaff || sourceSide) can('update', 'Case');
+  if (itpStaff) can('update', 'CaseStatus');
+  if (itpStaff || sourceSide) can(['read', 'update'], 'CaseInsurance');
+  if (itpStaff || sourceSide) can('update', 'CaseUninsured');
+  if (itp) can(['read', 'create'], 'ProgressNote');
+  if (itp) can(['read', 'update'], 'MedicalInformation');
+  if (itp || facility) can('read', 'CaseNote');
+  if (itp || sourceSide) can('create', 'CaseNote');
+  if (itp || sourceSide) can(['update', 'delete'], 'CaseNote');
+  if (itpStaff) can(['read', 'update'], 'HiddenCaseNote');
+  if (itp || facility) can('read', 'Vitals');
+  if (itp || sourceSide) can('create', 'Vitals');
+  if (itp) can('update', 'CaseTag');
+  if (itp || facility) can('read', 'Request');
+  if (itpStaff || sourceSide) can(['create', 'update'], 'Request');
+  if (itpStaff || sourceSide) can('create', 'CaseFeedback');
+  if (itp || facility) can('read', 'PatientFile');
+  if (itpStaff || sourceSide) can('create', 'PatientFile');
+  if (itpStaff) can(['read', 'update'], 'HiddenPatientFile');
+  if (itp || role === UserType.FacilityAdmin) can('access', 'SummaryPdf');
+  if (itp || sourceSide) can('read', 'PatientLog');
+  if (itp) can('access', 'PatientHistory');
 }

@@ -10,3 +10,4 @@ export * from './validation';
 export * from './abilities';
 export * from './user-context';
 export * from './navigation';
+export * from './cases';

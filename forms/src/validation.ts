@@ -7,6 +7,7 @@ import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './
 import { changePasswordSchema } from './schemas/auth';
 import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
+import * as caseSchemas from './cases/schemas';
 import { profileSchema, setPasswordRules, setPasswordSchema, smsNotificationsStartRules, smsNotificationsStartSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
@@ -127,6 +128,31 @@ export const SCHEMAS = {
   populateOutOfStateFacilities: { schema: populateOutOfStateFacilitiesSchema },
   stateRestriction: { schema: stateRestrictionSchema, rules: stateRestrictionRules },
   stateRestrictionForm: { schema: stateRestrictionFormSchema, rules: stateRestrictionFormRules },
+  // Case domain (spec 01 §5): forms/src/cases/schemas.ts
+  casePatientSearch: { schema: caseSchemas.casePatientSearchSchema, rules: caseSchemas.casePatientSearchRules },
+  patient: { schema: caseSchemas.patientSchema, rules: (d: any) => caseSchemas.patientRules(d) },
+  insurance: { schema: caseSchemas.insuranceSchema, rules: (d: any) => caseSchemas.insuranceRules(d) },
+  insuranceOrder: { schema: caseSchemas.insuranceOrderSchema },
+  insuranceUninsured: { schema: caseSchemas.insuranceUninsuredSchema },
+  caseCreate: { schema: caseSchemas.caseCreateSchema, rules: caseSchemas.caseCreateRules },
+  caseSourceDetails: { schema: caseSchemas.caseSourceDetailsSchema },
+  caseStatusChange: { schema: caseSchemas.caseStatusChangeSchema, rules: caseSchemas.caseStatusChangeRules },
+  caseClose: { schema: caseSchemas.caseCloseSchema, rules: caseSchemas.caseCloseRules },
+  caseChangeOutcome: { schema: caseSchemas.caseChangeOutcomeSchema, rules: caseSchemas.caseChangeOutcomeRules },
+  caseFeedback: { schema: caseSchemas.caseFeedbackSchema },
+  caseIncludeOutOfState: { schema: caseSchemas.caseIncludeOutOfStateSchema },
+  caseTags: { schema: caseSchemas.caseTagsSchema },
+  requestCreate: { schema: caseSchemas.requestCreateSchema },
+  requestUpdate: { schema: caseSchemas.requestUpdateSchema },
+  requestReason: { schema: caseSchemas.requestReasonSchema },
+  vitals: { schema: caseSchemas.vitalsSchema, rules: caseSchemas.vitalsRules },
+  progressNote: { schema: caseSchemas.progressNoteSchema, rules: caseSchemas.progressNoteRules },
+  caseNote: { schema: caseSchemas.caseNoteSchema },
+  caseNoteHidden: { schema: caseSchemas.caseNoteHiddenSchema },
+  medicalInformation: { schema: caseSchemas.medicalInformationSchema, rules: caseSchemas.medicalInformationRules },
+  patientFileMeta: { schema: caseSchemas.patientFileMetaSchema },
+  casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
+  caseListFilter: { schema: caseSchemas.caseListFilterSchema },
 } satisfies Record<string, { schema: object; rules?: Rules }>;
 export type SchemaName = keyof typeof SCHEMAS;
 
@@ -141,6 +167,10 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
   minimum: (e) => `Must be at least ${(e.params as any).limit}`,
   maximum: (e) => `Must be at most ${(e.params as any).limit}`,
   additionalProperties: (e) => `Unknown field ${(e.params as any).additionalProperty}`,
+  exclusiveMinimum: (e) => `Must be greater than ${(e.params as any).limit}`,
+  format: (e) => ((e.params as any).format === 'date' || (e.params as any).format === 'date-time' ? 'Invalid date' : 'Invalid format'),
+  uniqueItems: () => 'Values must be unique',
+  maxItems: (e) => `At most ${(e.params as any).limit} items`,
 };
 
 function toFieldError(e: ErrorObject): FieldError {

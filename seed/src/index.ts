@@ -17,6 +17,7 @@ import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
 import { seedReferenceData } from './reference-data';
 import { seedEvaluationForms } from './evaluation-forms';
+import { seedCaseWorld } from './cases';
 import { FACILITIES, GROUP_ORGANIZATIONS, ITP_ORGANIZATION, type DivisionSeed, type FacilitySeed } from './world';
 
 const DIAGNOSES_FILE = 'icd10cm-behavioral.tsv';
@@ -302,6 +303,7 @@ export async function seed(url = databaseUrl()): Promise<SeedSummary> {
       for (const f of FACILITIES) facilities.set(f.name, await seedFacility(db, f));
       const groups = await seedGroups(db, new Map([...facilities].map(([n, f]) => [n, f.id])));
       for (const [i, u] of users.entries()) await seedUser(db, u, hashes[i], { facilities, groups });
+      await seedCaseWorld(db);
       return {
         diagnoses,
         facilities: facilities.size,

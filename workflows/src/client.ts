@@ -2,8 +2,17 @@
  * The typed Temporal client the API uses (package main). It starts, signals and queries workflows
  * by name, importing workflow *types* only, so the API never loads workflow code.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import {
+  ApplicationFailure,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import {
+  caseCommandUpdate,
+  caseWorkflowId,
   claimStateQuery,
   claimWorkflowId,
   DEFAULT_TASK_QUEUE,
@@ -11,8 +20,11 @@ import {
   releaseClaimSignal,
   type ClaimLeaseArgs,
   type ClaimLeaseState,
+  type CaseCommand,
+  type CaseCommandFailureDetails,
+  type CaseCommandResult,
 } from './definitions';
-import type { claimLeaseWorkflow } from './workflows';
+import type { caseLifecycleWorkflow, claimLeaseWorkflow } from './workflows';
 
 export * from './definitions';
 export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
@@ -101,4 +113,54 @@ export async function queryClaimLease(client: Client, claimId: string | number):
     if (err instanceof WorkflowNotFoundError) return null;
     throw err;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Case lifecycle
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Runs a command on a case through its workflow and returns the case's new state. Uses
+ * update-with-start: a case whose workflow is not running (created while Temporal was down, or
+ * closed long ago and now reopened) gets one started in the same call. The update id is the
+ * command id, so a retried call is applied once.
+ *
+ * Refusals come back as WorkflowUpdateFailedError whose cause is an ApplicationFailure with the
+ * coded error in `type` (see caseCommandFailure).
+ */
+export async function runCaseCommand(client: Client, caseId: number, command: CaseCommand, options?: StartOptions): Promise<CaseCommandResult> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof caseLifecycleWorkflow>('caseLifecycleWorkflow', {
+    workflowId: caseWorkflowId(caseId),
+    taskQueue: taskQueueOf(options),
+    args: [{ caseId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+  return client.workflow.executeUpdateWithStart(caseCommandUpdate, { args: [command], updateId: command.commandId, startWorkflowOperation });
+}
+
+/** Starts the workflow of a case just created (idempotent; a running one is left alone). */
+export async function startCaseLifecycle(client: Client, caseId: number, options?: StartOptions): Promise<void> {
+  try {
+    await client.workflow.start<typeof caseLifecycleWorkflow>('caseLifecycleWorkflow', {
+      workflowId: caseWorkflowId(caseId),
+      taskQueue: taskQueueOf(options),
+      args: [{ caseId }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** The coded error carried by a refused case command, or null when `err` is something else. */
+export function caseCommandFailure(err: unknown): { code: string; message: string; details?: CaseCommandFailureDetails } | null {
+  let cause: unknown = err;
+  for (let i = 0; i < 4 && cause; i++) {
+    if (cause instanceof ApplicationFailure && cause.type)
+      return { code: cause.type, message: cause.message, details: (cause.details?.[0] as CaseCommandFailureDetails | undefined) ?? undefined };
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return null;
 }

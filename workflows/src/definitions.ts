@@ -3,7 +3,7 @@
  * imports this file, so it must stay free of Node built-ins and of I/O: only
  * defineSignal / defineQuery / defineUpdate constants and plain types.
  */
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 // ---------------------------------------------------------------------------------------------
 // Claim lease (spec 03 §7 Claims): one workflow per claim, id `claim-<claimId>`.
@@ -47,3 +47,95 @@ export const claimWorkflowId = (claimId: string | number) => `${CLAIM_WORKFLOW_P
 
 /** The default task queue; the API and the worker both read TEMPORAL_TASK_QUEUE. */
 export const DEFAULT_TASK_QUEUE = 'crisis';
+
+// ---------------------------------------------------------------------------------------------
+// Case lifecycle (spec 01 §4; ARCHITECTURE "Case lifecycle is a Temporal workflow"): one
+// workflow per case, id `case-<id>`. Every change of a case's status is an Update on it.
+// ---------------------------------------------------------------------------------------------
+
+export const CASE_WORKFLOW_PREFIX = 'case-';
+export const caseWorkflowId = (caseId: string | number) => `${CASE_WORKFLOW_PREFIX}${caseId}`;
+
+/** Who asked for a command (written to the case activity and the notifications). */
+export interface CaseActor {
+  id: number;
+  name: string;
+  userType: string;
+}
+
+/**
+ * A command on a case. `commandId` is unique per command (the API's correlation id): a retried
+ * activity finds its own rows and applies the command once. `expectedStatus` is the status the
+ * user saw: when the case moved meanwhile the command loses (INV.CASE.STATUS.CHANGED).
+ */
+export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?: string | null } & (
+  | {
+      kind: 'changeStatus';
+      status: string;
+      note?: string | null;
+      mainRecommendation?: string | null;
+      criteria?: string[] | null;
+      includeOutOfStateFacilities?: boolean | null;
+    }
+  | { kind: 'close'; outcomeRequired: boolean; caseOutcomeType?: string | null; note?: string | null; referringDivisionId?: number | null }
+  | { kind: 'changeOutcome'; caseOutcomeType?: string | null; note?: string | null; referringDivisionId?: number | null }
+  | { kind: 'resume' }
+  | { kind: 'undo' }
+  | { kind: 'reopen' }
+  | { kind: 'removeFromAccepted'; divisionId?: number | null }
+  | {
+      kind: 'createRequest';
+      type: string;
+      evaluationProviderId?: number | null;
+      note?: string | null;
+      facilityNote?: string | null;
+      itpNote?: string | null;
+    }
+  | {
+      kind: 'updateRequest';
+      requestId: number;
+      type: string;
+      evaluationProviderId?: number | null;
+      note?: string | null;
+      facilityNote?: string | null;
+      itpNote?: string | null;
+    }
+  | { kind: 'cancelRequest'; requestId: number; reason: string }
+  | { kind: 'requestNotReady'; requestId: number; reason: string }
+  | { kind: 'requestInProgress'; requestId: number }
+  | { kind: 'startEvaluation'; requestId: number }
+  | { kind: 'completeEvaluation'; requestId: number; sourceDivisionId?: number | null }
+  | { kind: 'patientAccepted'; divisionId: number }
+  /** Sent once after the API created the case: raises the notifications of its first request. */
+  | { kind: 'announceCreated' }
+);
+export type CaseCommandKind = CaseCommand['kind'];
+
+/** The workflow's view of a case (the row in `cases` is the truth). */
+export interface CaseState {
+  caseId: number;
+  status: string;
+  statusToResume: string | null;
+  version: number;
+  /** Every request is Canceled (or there is none): contacting is not offered. */
+  allRequestsCancelled: boolean;
+  /** Status of the newest request, if any. */
+  latestRequestStatus: string | null;
+}
+
+/** What an Update returns: the case's state after the command, and ids it created. */
+export interface CaseCommandResult {
+  state: CaseState;
+  requestId?: number;
+  /** Users who got an in-app notification (the API tells them on the live channel). */
+  notifiedUserIds?: number[];
+}
+
+/** Failure types of the case workflow's Updates are the coded errors of spec 01 §8. */
+export interface CaseCommandFailureDetails {
+  payload?: unknown;
+  fields?: Array<{ field: string; key: string; message: string }>;
+}
+
+export const caseCommandUpdate = defineUpdate<CaseCommandResult, [CaseCommand]>('caseCommand');
+export const caseStateQuery = defineQuery<CaseState | null>('caseState');

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@crisis/forms';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
+import { ListPager } from '../common/ListPager';
 import { auditLogDefaultFilter, auditLogFilters } from './AuditLogFilters';
 import { downloadAuditCsv } from './auditLogApi';
 
@@ -112,6 +113,7 @@ export function AuditLogList() {
         filterDefaultValues={auditLogDefaultFilter()}
         sort={AUDIT_LOG_DEFAULT_SORT}
         perPage={25}
+        pagination={<ListPager />}
         actions={<ListActions />}
         empty={false}
         storeKey="activity.listParams"

@@ -3,7 +3,7 @@ import { Box, Button, Chip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { BooleanInput, Datagrid, FunctionField, List, SearchInput, SelectInput, TextField, TopToolbar, useRefresh } from 'react-admin';
 import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
-import { ListPager } from './ListPager';
+import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { inputTestId } from '../common/testId';
 import { BillingCodeDialog, sourceTypeLabel } from './BillingCodeDialog';
@@ -11,8 +11,8 @@ import { BillingCodeDialog, sourceTypeLabel } from './BillingCodeDialog';
 type Row = { id: number; code: string; description: string; sourceDivisionTypes: string[]; requestTypes: string[]; isActive: boolean };
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search by code or description" {...inputTestId('billing-code-filter-q')} />,
-  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn />,
+  <SearchInput key="q" source="q" alwaysOn placeholder="Search by code or description" sx={{ minWidth: 300 }} {...inputTestId('billing-code-filter-q')} />,
+  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn helperText={false} sx={{ ml: 1 }} />,
   <SelectInput
     key="sdt"
     source="sourceDivisionType"

@@ -13,7 +13,7 @@ const DIVISION_TYPE_CHOICES = [
 /** Facility list filters (spec 03 §2): name search, active only, states, cities, division type. */
 export const facilityFilters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search by name" {...inputTestId('facility-filter-q')} />,
-  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn data-testid="facility-filter-active" />,
+  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn helperText={false} sx={{ ml: 1 }} data-testid="facility-filter-active" />,
   <AutocompleteArrayInput
     key="states"
     source="states"

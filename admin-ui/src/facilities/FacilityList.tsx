@@ -3,6 +3,7 @@ import { CreateButton, Datagrid, FunctionField, List, TextField, TopToolbar, use
 import { Link } from 'react-router-dom';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
+import { ListPager } from '../common/ListPager';
 import { facilityFilters } from './FacilityFilters';
 import type { FacilityRecord } from './facilityTypes';
 
@@ -86,6 +87,7 @@ export function FacilityList() {
         filters={facilityFilters}
         sort={{ field: 'name', order: 'ASC' }}
         perPage={25}
+        pagination={<ListPager />}
         actions={<ListActions />}
         empty={false}
         storeKey="facilities.listParams"

@@ -3,14 +3,14 @@ import { Box, Button, Chip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { BooleanInput, Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useRefresh } from 'react-admin';
 import type { GroupOrganizationRecord } from '@crisis/forms';
-import { ListPager } from '../billing-codes/ListPager';
+import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { inputTestId } from '../common/testId';
 import { GroupDialog } from './GroupDialog';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search by name" {...inputTestId('group-filter-q')} />,
-  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn />,
+  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn helperText={false} sx={{ ml: 1 }} />,
 ];
 
 /** /group-organizations (ITP admin): name search and active-only filter; add/edit in a modal. */

@@ -1,14 +1,40 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Divider, Menu, MenuItem } from '@mui/material';
-import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { useLogout } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { AVATAR_SIZE } from '@crisis/forms';
 import { useSession } from '../auth/session';
+import { usersApi } from '../users/usersDataProvider';
+import { UserAvatar } from '../users/UserAvatar';
+import { onOwnAvatarChanged } from './avatarEvents';
 import { ResetMfaDialog } from './ResetMfaDialog';
+
+/**
+ * The signed-in user's avatar (initials when none), read from her profile and replaced as soon
+ * as she uploads another one on /me.
+ */
+function useOwnAvatar(userId: number): string | null {
+  const [reference, setReference] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    usersApi.getProfile(userId).then(
+      (p) => live && setReference((p.avatar as string | null | undefined) ?? null),
+      () => undefined, // no avatar shown: the initials stand in
+    );
+    const stop = onOwnAvatarChanged((r) => live && setReference(r));
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [userId]);
+  return reference;
+}
 
 /** My profile; Change password (password set); Reset MFA (MFA on and password set); Logout. */
 export function ProfileMenu() {
   const { context, navigation } = useSession();
+  const avatar = useOwnAvatar(context.id);
+  const fullName = `${context.firstName ?? ''} ${context.lastName ?? ''}`.trim();
   const logout = useLogout();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [resetMfa, setResetMfa] = useState(false);
@@ -17,12 +43,14 @@ export function ProfileMenu() {
     <>
       <Button
         color="inherit"
-        startIcon={<AccountCircleIcon />}
+
         onClick={(e) => setAnchor(e.currentTarget)}
         data-testid="nav-profile-menu"
         aria-haspopup="menu"
-        sx={{ textTransform: 'none' }}
+        sx={{ textTransform: 'none', gap: 1 }}
       >
+        {/* A child, not the startIcon: the icon slot would force the initials to 20 px. */}
+        <UserAvatar reference={avatar} name={fullName} size={AVATAR_SIZE.sm} testId="nav-profile-avatar" />
         {context.firstName} {context.lastName}
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={close} data-testid="profile-menu">

@@ -1,6 +1,6 @@
 import { Box } from '@mui/material';
 import { CreateButton, Datagrid, DeleteWithConfirmButton, List, SearchInput, TextField, TopToolbar, useNotify } from 'react-admin';
-import { ListPager } from '../billing-codes/ListPager';
+import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { inputTestId } from '../common/testId';
 

@@ -2,15 +2,15 @@ import { Box, Chip, Typography } from '@mui/material';
 import { BooleanInput, CreateButton, Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useListContext } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
-import { ListPager } from '../billing-codes/ListPager';
+import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { inputTestId } from '../common/testId';
 
 type Row = { id: number; name: string; code: string | null; planName: string | null; fullAddress: string | null; isActive: boolean };
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search by name, code or plan" {...inputTestId('payer-filter-q')} />,
-  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn />,
+  <SearchInput key="q" source="q" alwaysOn placeholder="Search by name, code or plan" sx={{ minWidth: 300 }} {...inputTestId('payer-filter-q')} />,
+  <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn helperText={false} sx={{ ml: 1 }} />,
 ];
 
 function FoundTotal() {

@@ -8,6 +8,7 @@ import { PageTitle } from '../common/PageTitle';
 import { validatePayload } from '../common/schemaValidation';
 import { usersApi } from '../users/usersDataProvider';
 import { UserAvatar } from '../users/UserAvatar';
+import { announceOwnAvatar } from '../layout/avatarEvents';
 import { avatarApi } from '../users/uploads';
 
 const FIELDS = [
@@ -63,6 +64,7 @@ export function MyProfilePage() {
     try {
       const { avatar } = await avatarApi.store(file);
       setValues({ ...values, avatar });
+      announceOwnAvatar(avatar);
       notify('Avatar updated', { type: 'success' });
     } catch (e: any) {
       notify(e?.message ?? 'The avatar could not be stored', { type: 'error' });

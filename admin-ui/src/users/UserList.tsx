@@ -27,6 +27,7 @@ import {
 } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
+import { ListPager } from '../common/ListPager';
 import { usersApi } from './usersDataProvider';
 import { UserAvatar } from './UserAvatar';
 import { UserImportDialog } from './UserImportDialog';
@@ -237,7 +238,7 @@ export function UserList() {
   return (
     <Box>
       <PageTitle title="Users" />
-      <List resource="users" title=" " sort={NO_SORT} perPage={25} actions={<ListActions />} empty={false} storeKey="users.listParams" disableSyncWithLocation={false}>
+      <List resource="users" title=" " sort={NO_SORT} perPage={25} pagination={<ListPager />} actions={<ListActions />} empty={false} storeKey="users.listParams" disableSyncWithLocation={false}>
         <UserFilters />
         <UserRows />
       </List>

@@ -14,6 +14,7 @@ import { SignInService, MESSAGES, type AttemptInfo } from './sign-in.service';
 import { codePage, messagePage, signInPage, signOutPage } from './views';
 import { registerAccountLinks } from './account-links';
 import { registerUnlockRequests } from './unlock-request';
+import { registerSaml } from './saml';
 
 /** oidc-provider is ESM-only; a real dynamic import() (not rewritten to require by tsc). */
 const load = new Function('m', 'return import(m)') as (m: string) => Promise<any>;
@@ -210,6 +211,15 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     );
 
     registerAccountLinks(app, this.sequelize, pageHeaders); // set-password / reset-password links (account-links.ts)
+    // SAML single sign-on: "Sign in with single sign-on", the ACS and SP metadata (saml.ts).
+    registerSaml(app, {
+      sequelize: this.sequelize,
+      signIn: this.signIn,
+      provider: () => provider,
+      pageHeaders,
+      details: (req, res) => this.details(req, res),
+      attemptInfo,
+    });
     // Everything else under /identity is the provider itself (discovery, auth, token, jwks, end session…).
     app.use(MOUNT, provider.callback());
 

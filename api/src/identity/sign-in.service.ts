@@ -19,6 +19,10 @@ export const MESSAGES = {
   codeVoid: 'That code can no longer be used. Sign in again to get a new code.',
   codeResent: 'We sent you a new code.',
   codeRecentlySent: 'We sent you a code a moment ago. Check your messages, or ask again in a minute.',
+  ssoUnavailable: 'Single sign-on is not set up for this e-mail address. Sign in with your password.',
+  ssoUnknownUser: 'Your identity provider signed you in, but no account of this organization has that e-mail address.',
+  ssoInactive: 'Your account is not active. Contact your administrator.',
+  ssoFailed: 'Single sign-on failed: the answer of your identity provider could not be verified.',
 } as const;
 
 /** A sign-in code lives 10 minutes and allows 5 attempts (spec: MFA by e-mail or SMS). */
@@ -151,6 +155,46 @@ export class SignInService {
     const challenge = await this.sendCode(user, interactionUid);
     await this.record(true, email, user.id, { step: 'password', mfa: challenge.channel, codeSent: true }, info);
     return { ok: true, userId: user.id, mfa: challenge };
+  }
+
+  /**
+   * Sign-in through the organization's SAML identity provider (saml.ts): the IdP vouched for the
+   * e-mail; the account must belong to that organization and be usable. No password and no second
+   * factor here (README "Product decisions"). Audited like a password sign-in (step 'saml').
+   */
+  async checkExternal(
+    emailInput: string,
+    organization: { type: string; id: number | null },
+    info: AttemptInfo = {},
+  ): Promise<{ ok: true; userId: number } | { ok: false; message: string }> {
+    const email = emailInput.trim().slice(0, 255);
+    const [user] = email
+      ? await this.query<UserRow & { organization_type: string; organization_id: number | null }>(
+          `SELECT s.*, x.organization_type, x.organization_id FROM (${USER_SQL} WHERE lower(u.email) = lower(:email)) s
+             JOIN users x ON x.id = s.id`,
+          { email },
+        )
+      : [];
+    const fail = async (message: string, reason: string, userId?: number) => {
+      await this.record(false, email, userId, { step: 'saml', reason }, info);
+      return { ok: false as const, message };
+    };
+    const member =
+      !!user &&
+      user.organization_type === organization.type &&
+      (organization.type === 'IntegratedTelehealthPartners' || Number(user.organization_id) === organization.id);
+    if (!user || !member) return fail(MESSAGES.ssoUnknownUser, user ? 'otherOrganization' : 'unknownEmail', user?.id);
+    if (user.password_locked_out || user.locked_due_inactivity)
+      return fail(MESSAGES.locked, user.password_locked_out ? 'lockedOut' : 'lockedDueInactivity', user.id);
+    if (!user.is_active || user.creating) return fail(MESSAGES.ssoInactive, user.creating ? 'pending' : 'inactive', user.id);
+    await this.completed(user.id);
+    await this.record(true, email, user.id, { step: 'saml', amr: 'ext' }, info);
+    return { ok: true, userId: user.id };
+  }
+
+  /** A refused single sign-on before any account was identified (bad signature, issuer, audience…). */
+  async recordExternalFailure(reason: string, info: AttemptInfo = {}, detail?: Record<string, unknown>) {
+    await this.record(false, '', undefined, { step: 'saml', reason, ...detail }, info);
   }
 
   /** Step 2: the code sent after a good password, bound to this sign-in interaction. */

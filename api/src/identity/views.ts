@@ -93,7 +93,25 @@ export function signInPage({ uid, email, error, info, locked }: SignInPageOption
     <label for="password">Password</label>
     <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="250"${email ? ' autofocus' : ''}>
     <button type="submit">Sign in</button>
-  </form>`,
+  </form>
+  <p class="secondary"><a href="${escapeHtml(`/identity/interaction/${encodeURIComponent(uid)}/sso`)}" data-testid="sso-link">Sign in with single sign-on</a></p>`,
+  );
+}
+
+/** Single sign-on, step 1: the e-mail decides the organization whose SAML identity provider is used (saml.ts). */
+export function ssoPage({ uid, email, error }: { uid: string; email?: string | null; error?: string | null }): string {
+  const base = `/identity/interaction/${encodeURIComponent(uid)}`;
+  return layout(
+    'Single sign-on',
+    `<h1>Sign in with single sign-on</h1>
+  <p class="lead">Enter your work e-mail; we send you to your organization’s sign-in page.</p>
+  ${alerts(error)}
+  <form method="post" action="${escapeHtml(`${base}/sso`)}" autocomplete="on" novalidate>
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required maxlength="255" value="${escapeHtml(email ?? '')}" autofocus>
+    <button type="submit">Continue</button>
+  </form>
+  <p class="secondary"><a href="${escapeHtml(base)}">Sign in with a password</a></p>`,
   );
 }
 

@@ -1,8 +1,10 @@
 import type { Pool } from 'pg';
+import { createCaseActivities } from './cases';
 import { createClaimActivities } from './claims';
 import { createUserMaintenanceActivities } from './user-maintenance';
 
 export type { ExpireClaimResult } from './claims';
+export type { ApplyCaseCommandOutcome, CaseNotification } from './cases';
 
 /** What activities need from the outside world; the worker builds it once per process. */
 export interface ActivityDeps {
@@ -15,6 +17,7 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createCaseActivities(deps),
     ...createClaimActivities(deps),
     ...createUserMaintenanceActivities(deps),
   };

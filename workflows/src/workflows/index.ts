@@ -6,3 +6,4 @@
 export { claimLeaseWorkflow } from './claim-lease';
 export { sweepOverdueClaimsWorkflow } from './claims-sweep';
 export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-maintenance';
+export { caseLifecycleWorkflow } from './case-lifecycle';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Chip, Table, TableBody, TableCell, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import { Box, Button, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useGetList } from 'react-admin';
 import { formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
@@ -9,6 +9,7 @@ import { DivisionDialog } from './DivisionDialog';
 import { subtypeLabel } from './divisionLabels';
 import { DivisionFilters, type DivisionFilterValues } from './DivisionFilters';
 import type { DivisionRecord } from './divisionPayload';
+import { TablePager } from '../../common/ListPager';
 
 type Row = DivisionRecord & { id: number };
 
@@ -99,16 +100,7 @@ export function DivisionsTab({ facilityId, hideSearch = false }: { facilityId: n
           ))}
         </TableBody>
       </Table>
-      {(total ?? 0) > SIMPLE_LIST_PAGE_SIZE && (
-        <TablePagination
-          component="div"
-          count={total ?? 0}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={SIMPLE_LIST_PAGE_SIZE}
-          rowsPerPageOptions={[SIMPLE_LIST_PAGE_SIZE]}
-        />
-      )}
+      <TablePager total={total} page={page} perPage={SIMPLE_LIST_PAGE_SIZE} onPageChange={setPage} />
       {open && (
         <DivisionDialog
           facilityId={facilityId}

@@ -18,7 +18,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -37,6 +36,7 @@ import { AcceptedPatientsInput } from '../divisions/AcceptedPatientsInput';
 import { emptyAcceptedPatients } from '../divisions/divisionPayload';
 import { ConfirmDialog } from './ConfirmDialog';
 import { tabsApi, type Confirmation } from './tabsApi';
+import { TablePager } from '../../common/ListPager';
 
 interface FormValues {
   providerId: number | null;
@@ -289,16 +289,7 @@ export function CredentialedProvidersTab({ facilityId }: { facilityId: number })
           ))}
         </TableBody>
       </Table>
-      {(data?.total ?? 0) > SIMPLE_LIST_PAGE_SIZE && (
-        <TablePagination
-          component="div"
-          count={data?.total ?? 0}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={SIMPLE_LIST_PAGE_SIZE}
-          rowsPerPageOptions={[SIMPLE_LIST_PAGE_SIZE]}
-        />
-      )}
+      <TablePager total={data?.total} page={page} perPage={SIMPLE_LIST_PAGE_SIZE} onPageChange={setPage} />
       {open && (
         <ProviderDialog
           facilityId={facilityId}

@@ -13,7 +13,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
 } from '@mui/material';
@@ -25,6 +24,7 @@ import { validatePayload } from '../../common/schemaValidation';
 import { isCodedError } from '../../data/codedError';
 import { ConfirmDialog } from './ConfirmDialog';
 import { tabsApi, type Confirmation } from './tabsApi';
+import { TablePager } from '../../common/ListPager';
 
 const label = (f: FacilityLookup) => `${f.name} (${f.address.city}, ${f.address.state})`;
 
@@ -170,16 +170,7 @@ export function PreferredFacilitiesTab({ facilityId }: { facilityId: number }) {
           ))}
         </TableBody>
       </Table>
-      {(data?.total ?? 0) > PREFERRED_FACILITIES_PAGE_SIZE && (
-        <TablePagination
-          component="div"
-          count={data?.total ?? 0}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={PREFERRED_FACILITIES_PAGE_SIZE}
-          rowsPerPageOptions={[PREFERRED_FACILITIES_PAGE_SIZE]}
-        />
-      )}
+      <TablePager total={data?.total} page={page} perPage={PREFERRED_FACILITIES_PAGE_SIZE} onPageChange={setPage} />
       {adding && (
         <AddPreferredDialog
           facilityId={facilityId}

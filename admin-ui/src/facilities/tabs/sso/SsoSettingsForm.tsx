@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Link, Stack, TextField, Typography } from '@mui/material';
 import { BooleanInput, Form, TextInput, useNotify } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
 import { SSO_CERTIFICATE_MAX, SSO_TEXT_MAX, type ExternalLoginSettingsRecord } from '@crisis/forms';
@@ -130,7 +130,22 @@ export function SsoSettingsForm({ facilityId }: { facilityId: number | null }) {
         size="small"
         slotProps={{ input: { readOnly: true } }}
         sx={{ mb: 2 }}
+        data-testid="sso-service-provider-id"
       />
+      <TextField
+        label="Assertion consumer service URL (HTTP-POST)"
+        value={`${record.serviceProviderId}/acs`}
+        fullWidth
+        size="small"
+        slotProps={{ input: { readOnly: true } }}
+        sx={{ mb: 1 }}
+        data-testid="sso-acs-url"
+      />
+      <Typography variant="body2" sx={{ mb: 2 }}>
+        <Link href={record.serviceProviderId} target="_blank" rel="noopener noreferrer" data-testid="sso-metadata-link">
+          Service provider metadata (XML)
+        </Link>
+      </Typography>
       <Form key={JSON.stringify(record)} record={{ ...record, id: record.id ?? undefined }} onSubmit={submit} validate={validate}>
         <SsoFields />
         <SaveBar />

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { LiveModule } from '../live/live.module';
+import { CaseCommandsService } from './case-commands.service';
+import { CasesController } from './cases.controller';
+import { CasesService } from './cases.service';
+import { CaseRequestsController, RequestsController } from './requests.controller';
+
+/** The case domain (spec 01): cases, their lifecycle commands and requests. */
+@Module({
+  imports: [LiveModule],
+  controllers: [CasesController, CaseRequestsController, RequestsController],
+  providers: [CasesService, CaseCommandsService],
+  exports: [CasesService, CaseCommandsService],
+})
+export class CasesModule {}

@@ -1,0 +1,477 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/sequelize';
+import { Sequelize } from 'sequelize-typescript';
+import {
+  CaseStatus,
+  DivisionType,
+  ErrorCode,
+  UserType,
+  ageInYears,
+  allowedTargets,
+  availableRequestTypes,
+  capitalizeName,
+  caseCreateProblems,
+  caseStatusGroupOf,
+  caseStatusLabel,
+  initialRequestStatus,
+  isActiveRequestStatus,
+  problemsToFieldErrors,
+  providerAcceptsAge,
+  statusAfterRequestCreated,
+  statusToReopen,
+  type CaseCreateInput,
+  type PatientInput,
+  type RequestType,
+  type UserContext,
+} from '@crisis/forms';
+import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
+import { auditValues } from '../common/request-context';
+import { select } from '../reference/reference-sql';
+import { caseScopeSql, statusAudience } from './case-scope';
+
+export interface CaseRef {
+  id: number;
+  patientId: number;
+  status: string;
+  sourceFacilityId: number;
+  sourceDivisionId: number;
+}
+
+const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
+
+/**
+ * Case creation and the case read model (spec 01 §2, §3, §5, §7). Status changes do not happen
+ * here: they are commands on the case workflow (CaseCommandsService).
+ */
+@Injectable()
+export class CasesService {
+  constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
+
+  /** The case if the user may open it (404 when it does not exist, 403 when out of scope). */
+  async findInScope(user: UserContext, caseId: number): Promise<CaseRef> {
+    const bind: unknown[] = [caseId];
+    const scope = caseScopeSql(user, bind);
+    const [row] = await select<CaseRef & { visible: boolean }>(
+      this.sequelize,
+      `SELECT c.id, c.patient_id AS "patientId", c.status, c.source_facility_id AS "sourceFacilityId",
+              c.source_division_id AS "sourceDivisionId", (${scope}) AS visible
+         FROM cases c WHERE c.id = $1`,
+      bind,
+    );
+    if (!row) throw notFound();
+    if (!row.visible) throw forbidden();
+    return row;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Creation
+  // -------------------------------------------------------------------------------------------
+
+  /** Patients matching name and date of birth, each with its last case (spec 01 §2 search result). */
+  async searchPatients(q: { firstName: string; lastName: string; dateOfBirth: string }) {
+    return select(
+      this.sequelize,
+      `SELECT p.id, p.first_name AS "firstName", p.last_name AS "lastName", p.date_of_birth::text AS "dateOfBirth", p.gender,
+              p.city, p.state,
+              lc.id AS "lastCaseId", lc.created_at AS "lastCaseCreatedAt", lc.status AS "lastCaseStatus",
+              (lc.status IS NOT NULL AND lc.status <> 'Closed') AS "activeCase"
+         FROM patients p
+         LEFT JOIN LATERAL (SELECT id, created_at, status FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
+        WHERE lower(p.last_name) = lower($1) AND lower(p.first_name) = lower($2) AND p.date_of_birth = $3::date
+        ORDER BY p.id`,
+      [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth],
+    );
+  }
+
+  /** Source division of a new case: fixed to a facility user's own, chosen by ITP staff and facility admins. */
+  private async sourceDivisionFor(user: UserContext, input: CaseCreateInput) {
+    const isItp = ITP_STAFF.includes(user.role);
+    const divisionId = user.role === UserType.FacilityUser ? user.divisionId : input.sourceDivisionId;
+    const [division] = await select<{
+      id: number;
+      facility_id: number;
+      type: string;
+      is_active: boolean;
+      facility_active: boolean;
+      allow_placement_only_cases: boolean;
+      ehr_integrated: boolean;
+      request_types: string[] | null;
+    }>(
+      this.sequelize,
+      `SELECT d.id, d.facility_id, d.type, d.is_active, f.is_active AS facility_active, f.allow_placement_only_cases, d.request_types,
+              (f.ehr_department_id IS NOT NULL AND f.ehr_department_id <> '') AS ehr_integrated
+         FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE d.id = $1`,
+      [divisionId ?? 0],
+    );
+    const bad = (field: string, message: string) => invalid([{ field, key: 'invalid', message }]);
+    if (!division && isItp && !input.sourceDivisionId) throw invalid(problemsToFieldErrors({ sourceDivisionId: 'required' }));
+    if (!division) throw bad('sourceDivisionId', 'Unknown division');
+    if (isItp && input.sourceFacilityId !== division.facility_id) throw bad('sourceDivisionId', 'The division does not belong to the facility');
+    if (!isItp && division.facility_id !== user.facilityId) throw forbidden();
+    if (division.type !== DivisionType.Source || !division.is_active || !division.facility_active)
+      throw bad('sourceDivisionId', 'Must be an active source division');
+    return division;
+  }
+
+  async create(user: UserContext, input: CaseCreateInput): Promise<{ id: number; requestId: number; status: string }> {
+    const isItp = ITP_STAFF.includes(user.role);
+    const division = await this.sourceDivisionFor(user, input);
+    const problems = caseCreateProblems(input, { isItp, ehrIntegrated: division.ehr_integrated });
+    if (Object.keys(problems).length) throw invalid(problemsToFieldErrors(problems));
+
+    // Patient: the chosen one (no other open case), or a new one.
+    let patientId = input.patientId ?? null;
+    let dateOfBirth: string;
+    if (patientId) {
+      const [p] = await select<{ id: number; dob: string; active_case: number | null }>(
+        this.sequelize,
+        `SELECT p.id, p.date_of_birth::text AS dob, (SELECT id FROM cases WHERE patient_id = p.id AND status <> 'Closed' LIMIT 1) AS active_case
+           FROM patients p WHERE p.id = $1`,
+        [patientId],
+      );
+      if (!p) throw invalid([{ field: 'patientId', key: 'invalid', message: 'Unknown patient' }]);
+      if (p.active_case) throw new CodedError(409, 'INV.PATIENT.HAS.ACTIVE.CASE', { caseId: p.active_case }, undefined, 'An active case exists for this patient: contact the ITP team');
+      dateOfBirth = p.dob;
+      if (input.patient) await this.updatePatientFields(patientId, input.patient);
+    } else {
+      const p = input.patient!;
+      dateOfBirth = p.dateOfBirth;
+      patientId = await this.insertPatient(p, division.facility_id);
+    }
+
+    // Request type and provider (spec 01 §5 "Request type options", provider list).
+    const completed = await select<{ type: RequestType }>(
+      this.sequelize,
+      `SELECT DISTINCT r.type FROM requests r JOIN cases c ON c.id = r.case_id WHERE c.patient_id = $1 AND r.status = 'Completed'`,
+      [patientId],
+    );
+    const allowedTypes = availableRequestTypes({
+      userType: user.role,
+      allowPlacementOnly: division.allow_placement_only_cases,
+      completedRequestTypes: completed.map((r) => r.type),
+      divisionRequestTypes: division.request_types,
+    });
+    if (!allowedTypes.includes(input.requestType))
+      throw invalid([{ field: 'requestType', key: 'notAvailable', message: 'This request type is not available for this case' }]);
+    const providerId = input.requestType === 'PlacementOnly' ? null : (input.evaluationProviderId ?? null);
+    if (providerId) await this.assertProviderFor(providerId, division.id, dateOfBirth);
+
+    const status = statusAfterRequestCreated(CaseStatus.PendingAssignment, input.requestType, !!providerId);
+    const [created] = await select<{ id: number }>(
+      this.sequelize,
+      `INSERT INTO cases (patient_id, status, source_facility_id, source_division_id, attending_provider, rn_caring_for_patient,
+                          contact_phone_number, notification_sending_method, is_involuntary, uninsured, patient_epic_id,
+                          encounter_identifier_id, created_by, main_recommendation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL)
+       RETURNING id`,
+      [
+        patientId,
+        status,
+        division.facility_id,
+        division.id,
+        input.attendingProvider ?? null,
+        input.rnCaringForPatient ?? null,
+        input.contactPhoneNumber,
+        input.notificationSendingMethod,
+        input.isInvoluntary ?? false,
+        input.uninsured ?? false,
+        input.patientEpicId ?? null,
+        input.encounterIdentifier ?? null,
+        user.id,
+      ],
+    ).catch((err) => {
+      // Two creations for one patient at once: the partial unique index lets one through.
+      if (String(err?.original?.constraint ?? err?.parent?.constraint ?? '').includes('cases_one_active_per_patient'))
+        throw new CodedError(409, 'INV.PATIENT.HAS.ACTIVE.CASE', undefined, undefined, 'An active case exists for this patient: contact the ITP team');
+      throw err;
+    });
+    const caseId = created.id;
+    const actorName = `${user.firstName} ${user.lastName}`;
+    // The first activity rows: documentation review, then where the request took the case.
+    await select(
+      this.sequelize,
+      `INSERT INTO case_activities (case_id, status, status_group, kind, initiator_id, initiator_name, ended_at)
+       VALUES ($1, $2, 'PendingAssignment', 'created', $3, $4, CASE WHEN $2 <> $5 THEN now() END)`,
+      [caseId, CaseStatus.PendingAssignment, user.id, actorName, status],
+    );
+    if (status !== CaseStatus.PendingAssignment)
+      await select(
+        this.sequelize,
+        `INSERT INTO case_activities (case_id, status, status_group, kind, initiator_id, initiator_name) VALUES ($1, $2, $3, 'auto', $4, $5)`,
+        [caseId, status, caseStatusGroupOf(status), user.id, actorName],
+      );
+    const isFacilityAuthor = user.organizationType === 'Facility';
+    const [request] = await select<{ id: number }>(
+      this.sequelize,
+      `INSERT INTO requests (case_id, type, status, evaluation_provider_id, division_id, note, facility_note, facility_note_author,
+                             itp_note, itp_note_author, created_by, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $3 = 'Completed' THEN now() END) RETURNING id`,
+      [
+        caseId,
+        input.requestType,
+        initialRequestStatus(input.requestType, !!providerId),
+        providerId,
+        division.id,
+        input.requestNote ?? null,
+        isFacilityAuthor ? (input.requestNote ?? null) : null,
+        isFacilityAuthor && input.requestNote ? actorName : null,
+        !isFacilityAuthor ? (input.requestNote ?? null) : null,
+        !isFacilityAuthor && input.requestNote ? actorName : null,
+        user.id,
+      ],
+    );
+    if (!input.uninsured) {
+      let position = 0;
+      for (const ins of input.insurances ?? []) {
+        await select(
+          this.sequelize,
+          `INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, group_id, relation_to_insured,
+                                           responsible_party, verified, patient_phone, position)
+           SELECT $1, $2, id, $4, $5, $6, $7, $8, $9, $10 FROM payers WHERE id = $3 AND is_active`,
+          [
+            caseId,
+            patientId,
+            ins.payerId,
+            ins.insuranceId,
+            ins.groupId ?? null,
+            ins.relationToInsured ?? null,
+            ins.responsibleParty ? JSON.stringify(ins.responsibleParty) : null,
+            ins.verified ?? true,
+            ins.patientPhone ?? null,
+            position++,
+          ],
+        ).then(async () => {
+          const [n] = await select<{ n: number }>(this.sequelize, 'SELECT count(*)::int AS n FROM patient_insurances WHERE case_id = $1', [caseId]);
+          if (n.n !== position) throw invalid([{ field: `insurances.${position - 1}.payerId`, key: 'invalid', message: 'Unknown or inactive payer' }]);
+        });
+      }
+    }
+    await select(this.sequelize, 'INSERT INTO medical_information (case_id) VALUES ($1)', [caseId]);
+    auditValues({ caseId, patientId, requestId: request.id });
+    return { id: caseId, requestId: request.id, status };
+  }
+
+  private async insertPatient(p: PatientInput, facilityId: number): Promise<number> {
+    const [row] = await select<{ id: number }>(
+      this.sequelize,
+      `INSERT INTO patients (first_name, last_name, date_of_birth, gender, phone, is_veteran, homeless, street_line, apartment_number,
+                             city, state, county, zip_code, ssn, athena_patient_id, patient_epic_id, encounter_identifier,
+                             outpatient_provider_name, outpatient_provider_phone, created_in_facility_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id`,
+      [...patientValues(p), facilityId],
+    );
+    return row.id;
+  }
+
+  private async updatePatientFields(patientId: number, p: PatientInput) {
+    await select(
+      this.sequelize,
+      `UPDATE patients SET first_name = $2, last_name = $3, date_of_birth = $4, gender = $5, phone = $6, is_veteran = $7, homeless = $8,
+              street_line = $9, apartment_number = $10, city = $11, state = $12, county = $13, zip_code = $14, ssn = $15,
+              athena_patient_id = $16, patient_epic_id = $17, encounter_identifier = $18, outpatient_provider_name = $19,
+              outpatient_provider_phone = $20, updated_at = now()
+        WHERE id = $1`,
+      [patientId, ...patientValues(p)],
+    );
+  }
+
+  /** Request types this user may create on an existing case (spec 01 §5 "Request type options"). */
+  async availableTypesFor(user: UserContext, caseId: number): Promise<RequestType[]> {
+    const [c] = await select<{ allow: boolean; types: string[] | null; completed: RequestType[] }>(
+      this.sequelize,
+      `SELECT f.allow_placement_only_cases AS allow, d.request_types AS types,
+              ARRAY(SELECT DISTINCT r.type FROM requests r JOIN cases x ON x.id = r.case_id
+                     WHERE x.patient_id = c.patient_id AND r.status = 'Completed') AS completed
+         FROM cases c JOIN facilities f ON f.id = c.source_facility_id JOIN divisions d ON d.id = c.source_division_id
+        WHERE c.id = $1`,
+      [caseId],
+    );
+    return availableRequestTypes({ userType: user.role, allowPlacementOnly: c.allow, completedRequestTypes: c.completed, divisionRequestTypes: c.types });
+  }
+
+  /** The provider must be an active credentialed provider of the division accepting the patient's age. */
+  private async assertProviderFor(providerId: number, divisionId: number, dateOfBirth: string) {
+    const providers = await this.providersFor(divisionId, dateOfBirth);
+    if (!providers.some((p) => p.id === providerId))
+      throw invalid([{ field: 'evaluationProviderId', key: 'invalid', message: 'The provider is not credentialed for this division and patient' }]);
+  }
+
+  /** Active credentialed providers of a division accepting a patient of this date of birth (spec 01 §5). */
+  async providersFor(divisionId: number, dateOfBirth: string | null) {
+    const rows = await select<{ id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null; acceptedPatients: never }>(
+      this.sequelize,
+      `SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar,
+              u.provider_info->>'biography' AS biography, cp.accepted_patients AS "acceptedPatients"
+         FROM credentialed_providers cp
+         JOIN credentialed_provider_divisions cpd ON cpd.credentialed_provider_id = cp.id AND cpd.division_id = $1
+         JOIN users u ON u.id = cp.provider_id AND u.is_active AND u.user_type = 'IntegratedTelehealthPartners_Provider'
+        ORDER BY lower(u.last_name), lower(u.first_name), u.id`,
+      [divisionId],
+    );
+    const age = dateOfBirth ? ageInYears(dateOfBirth) : null;
+    return rows.filter((r) => providerAcceptsAge(r, age)).map(({ acceptedPatients: _omit, ...r }) => r);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Read model
+  // -------------------------------------------------------------------------------------------
+
+  /** GET /api/cases/{id}: the case page's payload (spec 01 §3 Case), for a user in scope. */
+  async details(user: UserContext, caseId: number) {
+    await this.findInScope(user, caseId);
+    const [row] = await select<Record<string, any>>(
+      this.sequelize,
+      `SELECT c.id, c.status, c.status_to_resume AS "statusToResume", c.version, c.created_at AS "createdAt",
+              c.status_changed_at AS "statusChangedAt",
+              c.attending_provider AS "attendingProvider", c.rn_caring_for_patient AS "rnCaringForPatient",
+              c.contact_phone_number AS "contactPhoneNumber", c.notification_sending_method AS "notificationSendingMethod",
+              c.is_involuntary AS "isInvoluntary", c.include_out_of_state_facilities AS "includeOutOfStateFacilities",
+              c.is_from_old_system AS "isFromOldSystem", c.main_recommendation AS "mainRecommendation", c.criteria,
+              c.recommendation_note AS "recommendationNote", c.uninsured, c.patient_epic_id AS "patientEpicId",
+              c.encounter_identifier_id AS "encounterIdentifierId", c.granted_access_created_at AS "grantedAccessCreatedAt",
+              c.patient_accepted_created_at AS "patientAcceptedCreatedAt", c.closed_at AS "closedAt",
+              c.locating_services_seconds AS "locatingServicesSeconds",
+              extract(epoch FROM (coalesce(c.closed_at, now()) - c.created_at))::int AS "timeElapsedSeconds",
+              CASE WHEN c.outcome_type IS NULL AND c.status <> 'Closed' THEN NULL ELSE json_build_object(
+                'type', c.outcome_type, 'note', c.outcome_note,
+                'referringFacility', CASE WHEN od.id IS NULL THEN NULL ELSE json_build_object('divisionId', od.id, 'divisionName', od.name, 'facilityName', ofa.name) END
+              ) END AS outcome,
+              json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth,
+                'gender', p.gender, 'phone', p.phone, 'isVeteran', p.is_veteran, 'homeless', p.homeless,
+                'ssn', CASE WHEN p.is_veteran THEN p.ssn END,
+                'address', json_build_object('streetLine', p.street_line, 'apartmentNumber', p.apartment_number, 'city', p.city,
+                   'state', p.state, 'county', p.county, 'zipCode', p.zip_code),
+                'outpatientProviderName', p.outpatient_provider_name, 'outpatientProviderPhone', p.outpatient_provider_phone,
+                'athenaPatientId', p.athena_patient_id, 'patientEpicId', p.patient_epic_id,
+                'hasNewCase', EXISTS (SELECT 1 FROM cases n WHERE n.patient_id = p.id AND n.created_at > c.created_at),
+                'activeCaseId', (SELECT n.id FROM cases n WHERE n.patient_id = p.id AND n.status <> 'Closed' AND n.id <> c.id LIMIT 1)
+              ) AS patient,
+              json_build_object('id', f.id, 'name', f.name, 'description', f.description,
+                'address', json_build_object('streetLine', f.street_line, 'city', f.city, 'state', f.state, 'zipCode', f.zip_code),
+                'contacts', f.contacts, 'populateOutOfStateFacilities', f.populate_out_of_state_facilities,
+                'allowPlacementOnlyCases', f.allow_placement_only_cases,
+                'ehrIntegrated', (f.ehr_department_id IS NOT NULL AND f.ehr_department_id <> '')) AS "sourceFacility",
+              json_build_object('id', d.id, 'name', d.name, 'description', d.description, 'contacts', d.contacts,
+                'documentInEHR', coalesce(d.document_in_ehr, false), 'outcomeRequired', coalesce(d.outcome_required, true),
+                'showBillingCode', coalesce(d.show_billing_code, false)) AS "sourceDivision",
+              coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY lower(t.name))
+                          FROM case_tags ct JOIN patient_tags t ON t.id = ct.tag_id WHERE ct.case_id = c.id), '[]') AS tags,
+              (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine"
+         FROM cases c
+         JOIN patients p ON p.id = c.patient_id
+         JOIN facilities f ON f.id = c.source_facility_id
+         JOIN divisions d ON d.id = c.source_division_id
+         LEFT JOIN divisions od ON od.id = c.outcome_referring_division_id
+         LEFT JOIN facilities ofa ON ofa.id = od.facility_id
+        WHERE c.id = $1`,
+      [caseId],
+    );
+    const requests = await this.requests(caseId);
+    const allRequestsCancelled = requests.every((r) => r.status === 'Canceled');
+    const audience = statusAudience(user);
+    return {
+      ...row,
+      referenceNumber: row.id,
+      statusLabel: caseStatusLabel(row.status, audience),
+      statusGroup: caseStatusGroupOf(row.status),
+      requests,
+      activeRequest: requests.find((r) => isActiveRequestStatus(r.status)) ?? null,
+      allowedStatuses: allowedTargets(row.status, { allRequestsCancelled }),
+    };
+  }
+
+  /** Requests of a case, newest first, with their provider (spec 01 §3 Request). */
+  async requests(caseId: number) {
+    return select<Record<string, any> & { status: string }>(
+      this.sequelize,
+      `SELECT r.id, r.case_id AS "caseId", r.type, r.status, r.created_at AS "createdAt", r.note,
+              r.evaluation_provider_id AS "evaluationProviderId", r.division_id AS "divisionId",
+              r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.evaluation_started_at AS "evaluationStartedAt",
+              r.completed_at AS "completedAt", r.canceled_at AS "canceledAt", r.reason,
+              CASE WHEN r.facility_note IS NULL THEN NULL ELSE json_build_object('authorName', r.facility_note_author, 'value', r.facility_note) END AS "facilityNote",
+              CASE WHEN r.itp_note IS NULL THEN NULL ELSE json_build_object('authorName', r.itp_note_author, 'value', r.itp_note) END AS "itpNote",
+              CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
+                'avatar', u.avatar, 'biography', u.provider_info->>'biography', 'type', u.provider_info->>'providerType') END AS "evaluationProvider",
+              json_build_object('id', cu.id, 'firstName', cu.first_name, 'lastName', cu.last_name) AS "createdBy",
+              r.online_meeting AS "onlineMeeting"
+         FROM requests r
+         LEFT JOIN users u ON u.id = r.evaluation_provider_id
+         LEFT JOIN users cu ON cu.id = r.created_by
+        WHERE r.case_id = $1 ORDER BY r.created_at DESC, r.id DESC`,
+      [caseId],
+    );
+  }
+
+  /** GET /{id}/reopen-status: where a reopened case would go (spec 01 §4 Reopen). */
+  async reopenStatus(caseId: number) {
+    const [row] = await select<{ status: string | null; active: boolean; other: number | null }>(
+      this.sequelize,
+      `SELECT (SELECT status FROM case_activities WHERE case_id = c.id AND status <> 'Closed' AND undone_at IS NULL
+                ORDER BY started_at DESC, id DESC LIMIT 1) AS status,
+              EXISTS (SELECT 1 FROM requests WHERE case_id = c.id AND status IN ('New', 'Pending', 'InProgress', 'OnHold')) AS active,
+              (SELECT o.id FROM cases o WHERE o.patient_id = c.patient_id AND o.id <> c.id AND o.status <> 'Closed' LIMIT 1) AS other
+         FROM cases c WHERE c.id = $1`,
+      [caseId],
+    );
+    return { statusToReopen: statusToReopen(row.status, row.active), activeCaseId: row.other };
+  }
+
+  /** Case activity rows (spec 01 §3 Case activity info), oldest first. */
+  async activity(caseId: number) {
+    return select(
+      this.sequelize,
+      `SELECT a.id, a.status, a.status_group AS "statusGroup", a.kind, a.note, a.initiator_id AS "initiatorId",
+              a.initiator_name AS "initiatorName", a.started_at AS "startedAt", a.ended_at AS "endedAt",
+              a.main_recommendation AS "mainRecommendation", a.criteria, a.recommendation_note AS "recommendationNote",
+              a.undone_at IS NOT NULL AS undone,
+              extract(epoch FROM (coalesce(a.ended_at, now()) - a.started_at))::int AS "durationSeconds"
+         FROM case_activities a WHERE a.case_id = $1 ORDER BY a.started_at, a.id`,
+      [caseId],
+    );
+  }
+
+  /** The activity report: total time and per status group its activities and total (spec 01 §3). */
+  async activityReport(caseId: number) {
+    const rows = (await this.activity(caseId)) as Array<{ statusGroup: string; durationSeconds: number; undone: boolean } & Record<string, unknown>>;
+    const groups = new Map<string, { group: string; totalSeconds: number; activities: typeof rows }>();
+    for (const r of rows) {
+      if (r.undone) continue;
+      const g = groups.get(r.statusGroup) ?? { group: r.statusGroup, totalSeconds: 0, activities: [] };
+      g.activities.push(r);
+      if (r.statusGroup !== 'Closed') g.totalSeconds += r.durationSeconds;
+      groups.set(r.statusGroup, g);
+    }
+    const [c] = await select<{ total: number }>(
+      this.sequelize,
+      'SELECT extract(epoch FROM (coalesce(closed_at, now()) - created_at))::int AS total FROM cases WHERE id = $1',
+      [caseId],
+    );
+    return { caseId, totalSeconds: c.total, groups: [...groups.values()] };
+  }
+}
+
+function patientValues(p: PatientInput): unknown[] {
+  return [
+    capitalizeName(p.firstName),
+    capitalizeName(p.lastName),
+    p.dateOfBirth,
+    p.gender,
+    p.phone ?? null,
+    p.isVeteran ?? false,
+    p.homeless ?? false,
+    p.address.streetLine,
+    p.address.apartmentNumber ?? null,
+    p.address.city,
+    p.address.state,
+    p.address.county,
+    p.address.zipCode,
+    p.isVeteran ? (p.ssn ?? null) : null,
+    p.athenaPatientId ?? null,
+    p.patientEpicId ?? null,
+    p.encounterIdentifier ?? null,
+    p.outpatientProviderName ?? null,
+    p.outpatientProviderPhone ?? null,
+  ];
+}
+
+export const caseNotFound = () => new CodedError(404, ErrorCode.NotFound);

@@ -1,0 +1,224 @@
+import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { InjectConnection } from '@nestjs/sequelize';
+import { Sequelize } from 'sequelize-typescript';
+import {
+  canCancelRequest,
+  canEditRequest,
+  type RequestCreateInput,
+  type RequestType,
+  type UserContext,
+} from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { AuditAction } from '../audit/audit.interceptor';
+import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
+import { ApiSchemaBody } from '../common/openapi';
+import { schema } from '../common/validation.pipe';
+import { parseId } from '../facilities/list-params';
+import { select } from '../reference/reference-sql';
+import { CaseCommandsService } from './case-commands.service';
+import { CasesService } from './cases.service';
+
+interface RequestRow {
+  id: number;
+  caseId: number;
+  type: RequestType;
+  status: string;
+  evaluationProviderId: number | null;
+  evaluationStarted: boolean;
+}
+
+const REQUEST_ERRORS = 'INV.CASE.HAS.ACTIVE.REQUEST (payload status), INV.CASE.IS.CLOSED, INV.REQUEST.NOT.EDITABLE, INV.REQUEST.NOT.ACTIVE';
+
+/** Shared look-ups of the two request controllers. */
+abstract class RequestRoutes {
+  constructor(
+    protected readonly cases: CasesService,
+    protected readonly commands: CaseCommandsService,
+    protected readonly sequelize: Sequelize,
+  ) {}
+
+  /** A request whose case the user may open. */
+  protected async requestInScope(user: UserContext, requestId: number): Promise<RequestRow> {
+    const [r] = await select<RequestRow>(
+      this.sequelize,
+      `SELECT id, case_id AS "caseId", type, status, evaluation_provider_id AS "evaluationProviderId",
+              evaluation_started_at IS NOT NULL AS "evaluationStarted"
+         FROM requests WHERE id = $1`,
+      [requestId],
+    );
+    if (!r) throw notFound();
+    await this.cases.findInScope(user, r.caseId);
+    return r;
+  }
+
+  /** Request type and provider of a new or edited request (spec 01 §5 "Request type options"). */
+  protected async checkRequestInput(user: UserContext, caseId: number, body: RequestCreateInput, currentType?: string) {
+    const types = await this.cases.availableTypesFor(user, caseId);
+    if (body.type !== currentType && !types.includes(body.type))
+      throw invalid([{ field: 'type', key: 'notAvailable', message: 'This request type is not available for this case' }]);
+    if (body.evaluationProviderId && body.type !== 'PlacementOnly') {
+      const [c] = await select<{ division: number; dob: string }>(
+        this.sequelize,
+        'SELECT c.source_division_id AS division, p.date_of_birth::text AS dob FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1',
+        [caseId],
+      );
+      const providers = await this.cases.providersFor(c.division, c.dob);
+      if (!providers.some((p) => p.id === body.evaluationProviderId))
+        throw invalid([{ field: 'evaluationProviderId', key: 'invalid', message: 'The provider is not credentialed for this division and patient' }]);
+    }
+  }
+}
+
+/** Requests of a case (spec 01 §7 /api/cases/{id}/requests). */
+@ApiTags('requests')
+@Controller('api/cases/:id/requests')
+export class CaseRequestsController extends RequestRoutes {
+  constructor(cases: CasesService, commands: CaseCommandsService, @InjectConnection() sequelize: Sequelize) {
+    super(cases, commands, sequelize);
+  }
+
+  @Get()
+  @CheckAbility('read', 'Request')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'Requests of the case, newest first' })
+  async list(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.cases.requests(caseId);
+  }
+
+  @Get('types')
+  @CheckAbility('create', 'Request')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'Request types this user may create on this case' })
+  async types(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.cases.availableTypesFor(user, caseId);
+  }
+
+  @Post()
+  @CheckAbility('create', 'Request')
+  @AuditAction('Request.Create')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('requestCreate')
+  @ApiOkResponse({ description: "{ state, requestId }: the case's new state and the request's id" })
+  @ApiConflictResponse({ description: REQUEST_ERRORS })
+  async create(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestCreate')) body: RequestCreateInput) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    await this.checkRequestInput(user, caseId, body);
+    return this.commands.run(user, caseId, {
+      kind: 'createRequest',
+      type: body.type,
+      evaluationProviderId: body.type === 'PlacementOnly' ? null : (body.evaluationProviderId ?? null),
+      note: body.note ?? null,
+      facilityNote: user.organizationType === 'Facility' ? (body.facilityNote ?? body.note ?? null) : (body.facilityNote ?? null),
+      itpNote: user.organizationType !== 'Facility' ? (body.itpNote ?? body.note ?? null) : null,
+    });
+  }
+
+  @Put(':requestId')
+  @CheckAbility('update', 'Request')
+  @AuditAction('Request.Update')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiParam({ name: 'requestId', type: Number })
+  @ApiSchemaBody('requestUpdate')
+  @ApiOkResponse({ description: "The case's state" })
+  @ApiConflictResponse({ description: REQUEST_ERRORS })
+  async update(
+    @CurrentUser() user: UserContext,
+    @Param('id') id: string,
+    @Param('requestId') rawRequestId: string,
+    @Body(schema('requestUpdate')) body: RequestCreateInput,
+  ) {
+    const caseId = parseId(id);
+    const r = await this.requestInScope(user, parseId(rawRequestId));
+    if (r.caseId !== caseId) throw notFound();
+    if (!canEditRequest(user.role, r)) throw new CodedError(409, 'INV.REQUEST.NOT.EDITABLE', { status: r.status }, undefined, 'The request can no longer be edited');
+    await this.checkRequestInput(user, caseId, body, r.type);
+    return this.commands.run(user, caseId, {
+      kind: 'updateRequest',
+      requestId: r.id,
+      type: body.type,
+      evaluationProviderId: body.type === 'PlacementOnly' ? null : (body.evaluationProviderId ?? null),
+      note: body.note ?? null,
+      facilityNote: body.facilityNote ?? null,
+      itpNote: user.organizationType !== 'Facility' ? (body.itpNote ?? null) : undefined,
+    });
+  }
+}
+
+/** Request actions (spec 01 §7 /api/requests). */
+@ApiTags('requests')
+@Controller('api/requests')
+export class RequestsController extends RequestRoutes {
+  constructor(cases: CasesService, commands: CaseCommandsService, @InjectConnection() sequelize: Sequelize) {
+    super(cases, commands, sequelize);
+  }
+
+  @Get(':id/info')
+  @CheckAbility('read', 'Request')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'The request with its provider' })
+  async info(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const r = await this.requestInScope(user, parseId(id));
+    return (await this.cases.requests(r.caseId)).find((x) => x.id === r.id);
+  }
+
+  @Put(':id/cancel')
+  @CheckAbility('update', 'Request')
+  @AuditAction('Request.Cancel')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('requestReason')
+  @ApiOkResponse({ description: "The case's state" })
+  @ApiConflictResponse({ description: 'INV.REQUEST.NOT.ACTIVE' })
+  async cancel(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestReason')) body: { reason: string }) {
+    const r = await this.requestInScope(user, parseId(id));
+    if (!canCancelRequest(user.role, r)) throw forbidden();
+    return this.commands.run(user, r.caseId, { kind: 'cancelRequest', requestId: r.id, reason: body.reason });
+  }
+
+  @Put(':id/not-ready-for-evaluation')
+  @CheckAbility('access', 'ProviderCases')
+  @AuditAction('Request.NotReadyForEvaluation')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('requestReason')
+  @ApiOkResponse({ description: "The case's state (OnHold_DocumentationReview)" })
+  async notReady(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestReason')) body: { reason: string }) {
+    const r = await this.requestInScope(user, parseId(id));
+    return this.commands.run(user, r.caseId, { kind: 'requestNotReady', requestId: r.id, reason: body.reason });
+  }
+
+  @Put(':id/in-progress')
+  @CheckAbility('access', 'ProviderCases')
+  @AuditAction('Request.InProgress')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: "The case's state" })
+  async inProgress(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const r = await this.requestInScope(user, parseId(id));
+    return this.commands.run(user, r.caseId, { kind: 'requestInProgress', requestId: r.id });
+  }
+
+  @Put(':id/evaluation/start')
+  @CheckAbility('access', 'ProviderCases')
+  @AuditAction('Request.StartEvaluation')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: "The case's state" })
+  async startEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const r = await this.requestInScope(user, parseId(id));
+    return this.commands.run(user, r.caseId, { kind: 'startEvaluation', requestId: r.id });
+  }
+
+  @Put(':id/evaluation/complete')
+  @CheckAbility('access', 'ProviderCases')
+  @AuditAction('Request.CompleteEvaluation')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: "The case's state (RecommendationReview_WaitingOnDecision)" })
+  async completeEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const r = await this.requestInScope(user, parseId(id));
+    return this.commands.run(user, r.caseId, { kind: 'completeEvaluation', requestId: r.id });
+  }
+}

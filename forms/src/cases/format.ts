@@ -1,0 +1,53 @@
+/** Display helpers of the case domain (spec 01 §5, §9). */
+import { differenceInCalendarDays } from 'date-fns';
+import { formatCaseNumber, formatPatientNumber } from '../format';
+
+/** Case reference: '#' plus the id zero-padded to 6 digits ('#000123'). */
+export const caseReference = (id: number): string => formatCaseNumber(id);
+/** Patient reference: the id zero-padded to 5 digits ('00012'). */
+export const patientReference = (id: number): string => formatPatientNumber(id);
+
+/**
+ * Names are trimmed and capitalised (spec 01 §5 patient search): the first letter of every word,
+ * and of every part after a hyphen or an apostrophe, is upper-cased; the rest is kept as typed
+ * ("mcDonald" stays "McDonald", "o'neil-smith" becomes "O'Neil-Smith").
+ */
+export function capitalizeName<T extends string | null | undefined>(name: T): T {
+  if (typeof name !== 'string') return name;
+  return name
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/(^|[\s'\-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toLocaleUpperCase()) as T;
+}
+
+const UNITS: Array<[string, number]> = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1_000],
+];
+
+/** A duration as its two largest non-zero units: '2d 3h', '5h 12m', '45s' (spec 01 §9); '0s' below a second. */
+export function durationTwoUnits(ms: number | null | undefined): string {
+  let rest = Math.max(0, Math.floor(Number(ms) || 0));
+  const parts: string[] = [];
+  for (const [unit, size] of UNITS) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0 && parts.length < 2) parts.push(`${n}${unit}`);
+  }
+  return parts.length ? parts.join(' ') : '0s';
+}
+
+export const RECENCY_CLASSES = ['today', 'yesterday', 'within90', 'over90', 'over180'] as const;
+export type RecencyClass = (typeof RECENCY_CLASSES)[number];
+
+/** Past-case recency class by calendar days between the date and now (spec 01 §9). */
+export function recencyClass(date: Date | string | number, now: Date | string | number = new Date()): RecencyClass {
+  const days = differenceInCalendarDays(new Date(now), new Date(date));
+  if (days <= 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days <= 90) return 'within90';
+  if (days <= 180) return 'over90';
+  return 'over180';
+}

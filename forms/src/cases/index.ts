@@ -1,0 +1,5 @@
+export * from './enums';
+export * from './transitions';
+export * from './schemas';
+export * from './requests';
+export * from './format';

@@ -1,0 +1,111 @@
+/** Request rules of spec 01 §4 "Request lifecycle" and §5 "Case creation", written once. */
+import { REQUEST_TYPES, UserType, type RequestType } from '../enums';
+import type { AcceptedPatientsRecord } from '../schemas/facility';
+import { isActiveRequestStatus, type RequestStatus } from './enums';
+
+const ITP_STAFF: readonly string[] = [UserType.ItpAdmin, UserType.ItpUser];
+const FACILITY_STAFF: readonly string[] = [UserType.FacilityAdmin, UserType.FacilityUser];
+export const isItpStaff = (userType: string | null | undefined): boolean => !!userType && ITP_STAFF.includes(userType);
+export const isFacilityStaff = (userType: string | null | undefined): boolean => !!userType && FACILITY_STAFF.includes(userType);
+
+/** Request types after which a Reassessment may be requested. */
+export const REASSESSMENT_PREREQUISITES: readonly RequestType[] = ['Assessment', 'PhoneConsultation'];
+/** Telepsych evaluations after which a TelepsychiatryFollowUp may be requested. */
+export const TELEPSYCH_EVALUATIONS: readonly RequestType[] = ['TelepsychUrgentCrisisEvaluation', 'TelepsychPsychiatryConsult'];
+/** Request types only ITP admins and users may create. */
+export const ITP_ONLY_REQUEST_TYPES: readonly RequestType[] = ['FileReview', 'ASAMAssessment'];
+
+export interface RequestTypeContext {
+  userType: string;
+  /** The source facility allows placement-only cases. */
+  allowPlacementOnly: boolean;
+  /** Types of the case's requests that are Completed. */
+  completedRequestTypes: readonly string[];
+  /** The source division's request types (spec 03 §3 Division); null or absent: no restriction. */
+  divisionRequestTypes?: readonly string[] | null;
+}
+
+/** The request types offered when creating a request (spec 01 §5 "Request type options"), in enum order. */
+export function availableRequestTypes({ userType, allowPlacementOnly, completedRequestTypes, divisionRequestTypes }: RequestTypeContext): RequestType[] {
+  const itp = isItpStaff(userType);
+  const facility = isFacilityStaff(userType);
+  const completed = new Set(completedRequestTypes);
+  return REQUEST_TYPES.filter((t) => {
+    if (ITP_ONLY_REQUEST_TYPES.includes(t) && !itp) return false;
+    // PlacementOnly is the facility's choice (allowPlacementOnly), not one of the division's evaluation types.
+    if (divisionRequestTypes?.length && t !== 'PlacementOnly' && !divisionRequestTypes.includes(t)) return false;
+    if (t === 'PlacementOnly' && !allowPlacementOnly) return false;
+    if (t === 'Reassessment' || t === 'TelepsychiatryFollowUp') {
+      if (facility || allowPlacementOnly) return false;
+      const prerequisites = t === 'Reassessment' ? REASSESSMENT_PREREQUISITES : TELEPSYCH_EVALUATIONS;
+      if (!prerequisites.some((p) => completed.has(p))) return false;
+    }
+    return true;
+  });
+}
+
+/** The request fields the edit and cancel rules read. */
+export interface RequestRuleInput {
+  type: string;
+  status: RequestStatus | string;
+  /** The provider has started the evaluation. */
+  evaluationStarted?: boolean | null;
+}
+
+const EDITABLE_STATUSES: readonly string[] = ['New', 'Pending', 'OnHold'];
+
+/**
+ * Edit (spec 01 §4): partner staff edit New, Pending, OnHold, or InProgress before the evaluation
+ * started; facility staff the same except FileReview requests; providers never.
+ */
+export function canEditRequest(userType: string, request: RequestRuleInput): boolean {
+  const itp = isItpStaff(userType);
+  if (!itp && !isFacilityStaff(userType)) return false;
+  if (!itp && request.type === 'FileReview') return false;
+  return EDITABLE_STATUSES.includes(request.status) || (request.status === 'InProgress' && !request.evaluationStarted);
+}
+
+/**
+ * Cancel (spec 01 §4): partner staff cancel any active request; facility staff only New, Pending
+ * or OnHold requests that are not FileReview; providers never.
+ */
+export function canCancelRequest(userType: string, request: RequestRuleInput): boolean {
+  if (isItpStaff(userType)) return isActiveRequestStatus(request.status);
+  if (isFacilityStaff(userType)) return request.type !== 'FileReview' && EDITABLE_STATUSES.includes(request.status);
+  return false;
+}
+
+/** Full years between a date of birth ('YYYY-MM-DD' or a Date) and `at` (default now), in local time. */
+export function ageInYears(dob: string | Date, at: Date = new Date()): number {
+  let y: number, m: number, d: number;
+  if (typeof dob === 'string') {
+    const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(dob);
+    if (!match) return NaN;
+    [y, m, d] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+  } else [y, m, d] = [dob.getFullYear(), dob.getMonth(), dob.getDate()];
+  let age = at.getFullYear() - y;
+  if (at.getMonth() < m || (at.getMonth() === m && at.getDate() < d)) age -= 1;
+  return age;
+}
+
+/**
+ * Whether a credentialed provider accepts a patient of this age: all ages, or an active band
+ * (adolescent, adult, geriatric of the credentialed-provider record) with from ≤ age ≤ to (an empty
+ * end is open). Takes the credentialed-provider row (`{ acceptedPatients }`) or the record itself;
+ * a provider without accepted-patients settings accepts nobody; an unknown age is accepted.
+ */
+export function providerAcceptsAge(
+  providerInfo: { acceptedPatients?: AcceptedPatientsRecord | null } | AcceptedPatientsRecord | null | undefined,
+  ageYears: number | null | undefined,
+): boolean {
+  const ap: AcceptedPatientsRecord | null | undefined =
+    providerInfo && 'allAges' in providerInfo ? (providerInfo as AcceptedPatientsRecord) : (providerInfo as { acceptedPatients?: AcceptedPatientsRecord | null } | null)?.acceptedPatients;
+  if (!ap) return false;
+  if (ap.allAges) return true;
+  if (ageYears === null || ageYears === undefined || Number.isNaN(ageYears)) return true;
+  return (['adolescent', 'adult', 'geriatric'] as const).some((band) => {
+    const b = ap[band];
+    if (!b?.isActive) return false;
+    return (b.from === null || b.from === undefined || ageYears >= b.from) && (b.to === null || b.to === undefined || ageYears <= b.to);
+  });
+}

@@ -1,0 +1,569 @@
+/**
+ * Case lifecycle activities (spec 01 §4). applyCaseCommand is the one place a case changes
+ * status: inside one transaction it locks the case row, re-checks the rules of forms/ against
+ * the row (the truth), writes the case, its activity rows, its requests and the command record,
+ * and tells the workflow which notifications follow.
+ */
+import type { Pool, PoolClient } from 'pg';
+import {
+  CaseStatus,
+  allowedTargets,
+  caseStatusGroupOf,
+  closeBlockedByRequest,
+  closeProblems,
+  evaluationInProgressStatus,
+  initialRequestStatus,
+  isActiveRequestStatus,
+  isOnHold,
+  mayCloseWithoutOutcome,
+  outcomeNeedsFacility,
+  statusAfterRequestCancelled,
+  statusAfterRequestCreated,
+  statusChangeProblems,
+  statusToReopen,
+  type NotificationType,
+} from '@crisis/forms/dist/cases';
+import type { RequestType } from '@crisis/forms/dist/enums';
+import type { CaseActor, CaseCommand, CaseCommandResult, CaseState } from '../definitions';
+
+export interface CaseCommandError {
+  code: string;
+  message: string;
+  payload?: unknown;
+  fields?: Array<{ field: string; key: string; message: string }>;
+}
+
+/** Who is told about a change: resolved to users by raiseCaseNotifications. */
+export type Audience = 'itp' | 'sourceDivision' | 'provider' | 'referring';
+export interface CaseNotification {
+  type: NotificationType;
+  to: Audience[];
+  /** A single user instead of (or besides) an audience, e.g. the provider a request moved from. */
+  userIds?: number[];
+  payload?: Record<string, unknown>;
+}
+
+export type ApplyCaseCommandOutcome =
+  | { ok: true; result: CaseCommandResult; notifications: CaseNotification[] }
+  | { ok: false; error: CaseCommandError; state?: CaseState };
+
+class Refusal extends Error {
+  constructor(readonly error: CaseCommandError) {
+    super(error.message);
+  }
+}
+const refuse = (code: string, message: string, payload?: unknown): never => {
+  throw new Refusal({ code, message, payload });
+};
+const fieldRefusal = (problems: Record<string, string>): never => {
+  const fields = Object.entries(problems).map(([field, key]) => ({ field, key, message: FIELD_MESSAGES[key] ?? key }));
+  throw new Refusal({ code: 'INV', message: 'Invalid request data', fields });
+};
+const FIELD_MESSAGES: Record<string, string> = {
+  required: 'Required',
+  deferNotAllowed: 'Defer is not allowed while contacting service organizations',
+  notAllowed: 'Not allowed for this recommendation',
+  notReferring: 'Must be an active referring division',
+};
+
+interface CaseRow {
+  id: number;
+  patient_id: number;
+  status: string;
+  status_to_resume: string | null;
+  version: number;
+  source_division_id: number;
+  document_in_ehr: boolean | null;
+  outcome_required: boolean | null;
+}
+
+interface RequestRow {
+  id: number;
+  type: RequestType;
+  status: string;
+  evaluation_provider_id: number | null;
+  evaluation_started_at: Date | null;
+}
+
+export function createCaseActivities({ pool }: { pool: Pool }) {
+  async function stateOf(db: Pool | PoolClient, caseId: number): Promise<CaseState | null> {
+    const { rows } = await db.query<{
+      status: string;
+      status_to_resume: string | null;
+      version: number;
+      all_cancelled: boolean;
+      latest_status: string | null;
+    }>(
+      `SELECT c.status, c.status_to_resume, c.version,
+              NOT EXISTS (SELECT 1 FROM requests r WHERE r.case_id = c.id AND r.status <> 'Canceled') AS all_cancelled,
+              (SELECT r.status FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS latest_status
+         FROM cases c WHERE c.id = $1`,
+      [caseId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      caseId,
+      status: r.status,
+      statusToResume: r.status_to_resume,
+      version: r.version,
+      allRequestsCancelled: r.all_cancelled,
+      latestRequestStatus: r.latest_status,
+    };
+  }
+
+  return {
+    async loadCaseState(caseId: number): Promise<CaseState | null> {
+      return stateOf(pool, caseId);
+    },
+
+    async applyCaseCommand(caseId: number, command: CaseCommand): Promise<ApplyCaseCommandOutcome> {
+      const db = await pool.connect();
+      try {
+        await db.query('BEGIN');
+        const done = await db.query<{ result: { result: CaseCommandResult; notifications: CaseNotification[] } }>(
+          'SELECT result FROM case_commands WHERE command_id = $1',
+          [command.commandId],
+        );
+        if (done.rows[0]) {
+          // Applied by an earlier attempt whose reply was lost: same answer, nothing written twice.
+          await db.query('ROLLBACK');
+          return { ok: true, ...done.rows[0].result };
+        }
+        const { rows } = await db.query<CaseRow>(
+          `SELECT c.id, c.patient_id, c.status, c.status_to_resume, c.version, c.source_division_id,
+                  d.document_in_ehr, d.outcome_required
+             FROM cases c JOIN divisions d ON d.id = c.source_division_id
+            WHERE c.id = $1 FOR UPDATE OF c`,
+          [caseId],
+        );
+        const row = rows[0];
+        if (!row) refuse('NTFND', 'Requested data not found');
+        const applied = await apply(db, row!, command);
+        const state = (await stateOf(db, caseId))!;
+        const result: CaseCommandResult = { state, ...(applied.requestId ? { requestId: applied.requestId } : {}) };
+        await db.query('INSERT INTO case_commands (command_id, case_id, kind, result) VALUES ($1, $2, $3, $4)', [
+          command.commandId,
+          caseId,
+          command.kind,
+          JSON.stringify({ result, notifications: applied.notifications }),
+        ]);
+        await db.query('COMMIT');
+        return { ok: true, result, notifications: applied.notifications };
+      } catch (err) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        if (err instanceof Refusal) return { ok: false, error: err.error, state: (await stateOf(pool, caseId)) ?? undefined };
+        throw err; // database trouble: the activity is retried
+      } finally {
+        db.release();
+      }
+    },
+
+    /** Inserts the notifications of a command for the users of each audience; returns who got one. */
+    async raiseCaseNotifications(caseId: number, commandId: string, notifications: CaseNotification[]): Promise<number[]> {
+      const notified = new Set<number>();
+      for (const n of notifications) {
+        const { rows } = await pool.query<{ user_id: number }>(
+          `WITH c AS (
+             SELECT c.id, c.source_division_id, c.source_facility_id,
+                    p.first_name || ' ' || p.last_name AS patient_name,
+                    (SELECT r.evaluation_provider_id FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS provider_id
+               FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1
+           ), recipients AS (
+             SELECT u.id FROM users u, c
+              WHERE 'itp' = ANY($2::text[]) AND u.is_active
+                AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
+             UNION
+             SELECT u.id FROM users u JOIN c ON true
+              WHERE 'sourceDivision' = ANY($2::text[]) AND u.is_active AND u.organization_type = 'Facility'
+                AND u.organization_id = c.source_facility_id
+                AND (u.user_type = 'Facility_Admin'
+                     OR EXISTS (SELECT 1 FROM user_divisions ud WHERE ud.user_id = u.id AND ud.division_id = c.source_division_id))
+             UNION
+             SELECT c.provider_id FROM c WHERE 'provider' = ANY($2::text[]) AND c.provider_id IS NOT NULL
+             UNION
+             SELECT unnest($3::int[])
+           )
+           INSERT INTO notifications (user_id, type, case_id, payload, source_key)
+           SELECT r.id, $4, $1, jsonb_build_object('CaseId', $1::int, 'PatientName', (SELECT patient_name FROM c)) || $5::jsonb, $6
+             FROM recipients r WHERE r.id IS NOT NULL
+           ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
+           RETURNING user_id`,
+          [caseId, n.to, n.userIds ?? [], n.type, JSON.stringify(n.payload ?? {}), commandId],
+        );
+        for (const r of rows) notified.add(r.user_id);
+      }
+      return [...notified];
+    },
+  };
+}
+
+interface Applied {
+  notifications: CaseNotification[];
+  requestId?: number;
+}
+
+async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<Applied> {
+  const actor = command.actor;
+  if (command.expectedStatus && command.expectedStatus !== c.status)
+    refuse('INV.CASE.STATUS.CHANGED', 'The case status was changed by someone else', { status: c.status });
+  const closed = c.status === CaseStatus.Closed;
+  if (closed && !['reopen', 'changeOutcome', 'removeFromAccepted'].includes(command.kind)) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+
+  const requests = async () =>
+    (
+      await db.query<RequestRow>(
+        'SELECT id, type, status, evaluation_provider_id, evaluation_started_at FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
+        [c.id],
+      )
+    ).rows;
+  const request = async (id: number) => {
+    const r = (await requests()).find((x) => x.id === id);
+    if (!r) refuse('NTFND', 'Requested data not found');
+    return r!;
+  };
+  const move = (to: string, kind: string, extra: MoveExtra = {}) => moveTo(db, c, to, kind, actor, command.commandId, extra);
+
+  switch (command.kind) {
+    case 'changeStatus': {
+      if (command.status === c.status) return { notifications: [] };
+      if (command.status === CaseStatus.Closed) fieldRefusal({ status: 'useClose' });
+      const all = await requests();
+      const allRequestsCancelled = all.every((r) => r.status === 'Canceled');
+      if (!allowedTargets(c.status, { allRequestsCancelled }).includes(command.status as never))
+        refuse('INV', `The case cannot move from ${c.status} to ${command.status}`, { status: c.status });
+      const problems = statusChangeProblems(command);
+      if (Object.keys(problems).length) fieldRefusal(problems);
+      if (command.status === CaseStatus.Contacting) {
+        await db.query(
+          `UPDATE cases SET main_recommendation = $2, criteria = $3, recommendation_note = $4, include_out_of_state_facilities = $5,
+                  locating_services_started_at = coalesce(locating_services_started_at, now())
+            WHERE id = $1`,
+          [c.id, command.mainRecommendation, command.criteria ?? [], command.note ?? null, command.includeOutOfStateFacilities],
+        );
+      }
+      await move(command.status, 'manual', {
+        note: command.note,
+        statusToResume: isOnHold(command.status) ? (isOnHold(c.status) ? c.status_to_resume : c.status) : null,
+        recommendation:
+          command.status === CaseStatus.Contacting
+            ? { main: command.mainRecommendation ?? null, criteria: command.criteria ?? [], note: command.note ?? null }
+            : undefined,
+      });
+      const payload = { Reason: command.note ?? null };
+      if (isOnHold(command.status)) return { notifications: [{ type: 'CaseOnHold', to: ['sourceDivision', 'provider'], payload }] };
+      if (command.status === CaseStatus.Contacting)
+        return {
+          notifications: [
+            {
+              type: 'CaseServices',
+              to: ['sourceDivision'],
+              payload: { MainRecommendation: command.mainRecommendation, Criteria: command.criteria ?? [], RecommendationNote: command.note ?? null },
+            },
+          ],
+        };
+      return { notifications: [] };
+    }
+
+    case 'close': {
+      const all = await requests();
+      if (closeBlockedByRequest(all[0]?.status)) refuse('INV.CASE.HAS.ACTIVE.REQUEST', 'The case has an active request', { status: all[0].status });
+      const withoutOutcome = !command.outcomeRequired;
+      if (withoutOutcome && !mayCloseWithoutOutcome({ documentInEhr: c.document_in_ehr, outcomeRequired: c.outcome_required }))
+        fieldRefusal({ caseOutcomeType: 'required' });
+      const problems = closeProblems(command);
+      if (Object.keys(problems).length) fieldRefusal(problems);
+      const divisionId = !withoutOutcome && outcomeNeedsFacility(command.caseOutcomeType) ? command.referringDivisionId! : null;
+      if (divisionId) await assertReferringDivision(db, divisionId);
+      await db.query(
+        `UPDATE cases SET outcome_type = $2, outcome_note = $3, outcome_referring_division_id = $4, closed_at = now()
+          WHERE id = $1`,
+        [c.id, withoutOutcome ? null : command.caseOutcomeType, command.note ?? null, divisionId],
+      );
+      await move(CaseStatus.Closed, 'manual', { note: command.note, statusToResume: null });
+      await db.query(
+        `UPDATE cases SET locating_services_seconds = coalesce((
+           SELECT sum(extract(epoch FROM coalesce(ended_at, now()) - started_at))::int FROM case_activities
+            WHERE case_id = $1 AND status_group = 'LocatingServices' AND undone_at IS NULL), 0)
+          WHERE id = $1`,
+        [c.id],
+      );
+      return { notifications: [{ type: 'CaseClosed', to: ['sourceDivision', 'provider'], payload: { Reason: command.note ?? null } }] };
+    }
+
+    case 'changeOutcome': {
+      if (!closed) refuse('INV', 'The case is not closed');
+      const required = !mayCloseWithoutOutcome({ documentInEhr: c.document_in_ehr, outcomeRequired: c.outcome_required });
+      const problems = closeProblems({ ...command, outcomeRequired: required || !!command.caseOutcomeType });
+      if (Object.keys(problems).length) fieldRefusal(problems);
+      const divisionId = outcomeNeedsFacility(command.caseOutcomeType) ? command.referringDivisionId! : null;
+      if (divisionId) await assertReferringDivision(db, divisionId);
+      await db.query(
+        'UPDATE cases SET outcome_type = $2, outcome_note = $3, outcome_referring_division_id = $4, updated_at = now() WHERE id = $1',
+        [c.id, command.caseOutcomeType ?? null, command.note ?? null, divisionId],
+      );
+      return { notifications: [] };
+    }
+
+    case 'resume': {
+      if (!isOnHold(c.status) || !c.status_to_resume) refuse('INV.CASE.NOTHING.TO.RESUME', 'The case has no status to resume');
+      const target = c.status_to_resume!;
+      // A request put on hold as not ready goes back to its provider's queue.
+      await db.query(`UPDATE requests SET status = 'Pending', updated_at = now() WHERE case_id = $1 AND status = 'OnHold'`, [c.id]);
+      await move(target, 'resume', { statusToResume: null });
+      return { notifications: [{ type: 'CaseResumed', to: ['sourceDivision', 'provider'] }] };
+    }
+
+    case 'undo': {
+      const { rows } = await db.query<{ id: string; status: string; kind: string }>(
+        `SELECT id, status, kind FROM case_activities WHERE case_id = $1 AND undone_at IS NULL AND kind <> 'undo'
+          ORDER BY started_at DESC, id DESC LIMIT 2`,
+        [c.id],
+      );
+      const [last, previous] = rows;
+      if (!last || !previous || last.kind !== 'manual' || last.status !== c.status)
+        refuse('INV.CASE.NOTHING.TO.UNDO', 'There is no status change to undo');
+      await db.query('UPDATE case_activities SET undone_at = now() WHERE id = $1', [last.id]);
+      await move(previous.status, 'undo', { statusToResume: isOnHold(previous.status) ? c.status_to_resume : null });
+      return { notifications: [] };
+    }
+
+    case 'reopen': {
+      if (!closed) refuse('INV', 'The case is not closed');
+      const other = await db.query<{ id: number }>(`SELECT id FROM cases WHERE patient_id = $1 AND id <> $2 AND status <> 'Closed' LIMIT 1`, [
+        c.patient_id,
+        c.id,
+      ]);
+      if (other.rows[0]) refuse('INV.PATIENT.HAS.ACTIVE.CASE', 'The patient has another active case', { caseId: other.rows[0].id });
+      const target = await reopenTarget(db, c.id);
+      await db.query(
+        `UPDATE cases SET closed_at = NULL, outcome_type = NULL, outcome_note = NULL, outcome_referring_division_id = NULL WHERE id = $1`,
+        [c.id],
+      );
+      await move(target, 'reopen', { statusToResume: null });
+      return { notifications: [{ type: 'CaseResumed', to: ['sourceDivision', 'provider'] }] };
+    }
+
+    case 'removeFromAccepted': {
+      await db.query('UPDATE cases SET patient_accepted_created_at = NULL, updated_at = now() WHERE id = $1', [c.id]);
+      if (c.status === CaseStatus.WaitingForConfirmation) await move(CaseStatus.Contacting, 'auto', {});
+      return { notifications: [] };
+    }
+
+    case 'createRequest': {
+      const all = await requests();
+      const active = all.find((r) => isActiveRequestStatus(r.status));
+      if (active) refuse('INV.CASE.HAS.ACTIVE.REQUEST', 'The case already has an active request', { status: active.status, requestId: active.id });
+      const type = command.type as RequestType;
+      const hasProvider = !!command.evaluationProviderId;
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO requests (case_id, type, status, evaluation_provider_id, division_id, note, facility_note, facility_note_author,
+                               itp_note, itp_note_author, created_by, completed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $8 END,
+                 $9, CASE WHEN $9::text IS NULL THEN NULL ELSE $8 END, $10, CASE WHEN $3 = 'Completed' THEN now() END)
+         RETURNING id`,
+        [
+          c.id,
+          type,
+          initialRequestStatus(type, hasProvider),
+          command.evaluationProviderId ?? null,
+          c.source_division_id,
+          command.note ?? null,
+          command.facilityNote ?? null,
+          actor.name,
+          command.itpNote ?? null,
+          actor.id,
+        ],
+      );
+      const requestId = rows[0].id;
+      const next = statusAfterRequestCreated(c.status, type, hasProvider);
+      if (next !== c.status) await move(next, 'auto', { statusToResume: null });
+      return { notifications: requestCreatedNotifications(requestId, type, command.evaluationProviderId ?? null), requestId };
+    }
+
+    case 'updateRequest': {
+      const r = await request(command.requestId);
+      const editable = ['New', 'Pending', 'OnHold'].includes(r.status) || (r.status === 'InProgress' && !r.evaluation_started_at);
+      if (!editable) refuse('INV.REQUEST.NOT.EDITABLE', 'The request can no longer be edited', { status: r.status });
+      const newProvider = command.evaluationProviderId ?? null;
+      const providerChanged = newProvider !== r.evaluation_provider_id;
+      const status = providerChanged ? (newProvider ? 'Pending' : 'New') : r.status;
+      await db.query(
+        `UPDATE requests SET type = $2, evaluation_provider_id = $3, note = $4, status = $5,
+                facility_note = $6, facility_note_author = CASE WHEN $6::text IS DISTINCT FROM facility_note THEN $7 ELSE facility_note_author END,
+                itp_note = $8, itp_note_author = CASE WHEN $8::text IS DISTINCT FROM itp_note THEN $7 ELSE itp_note_author END,
+                updated_at = now()
+          WHERE id = $1`,
+        [r.id, command.type, newProvider, command.note ?? null, status, command.facilityNote ?? null, actor.name, command.itpNote ?? null],
+      );
+      const notifications: CaseNotification[] = [{ type: 'RequestUpdated', to: ['itp'], payload: { RequestId: r.id, RequestTypeUpdated: command.type !== r.type } }];
+      if (providerChanged) {
+        const group = caseStatusGroupOf(c.status);
+        if (group === 'PendingAssignment' || group === 'RequestSentToProvider' || group === 'ProviderWorkingRequest') {
+          const next = newProvider ? CaseStatus.ProviderNotified : CaseStatus.PendingAssignment;
+          if (next !== c.status) await move(next, 'auto', {});
+        }
+        if (r.evaluation_provider_id)
+          notifications.push({ type: 'CaseReassignedToAnotherProvider', to: [], userIds: [r.evaluation_provider_id], payload: { RequestId: r.id } });
+        if (newProvider) notifications.push({ type: 'CaseAssignedToYou', to: [], userIds: [newProvider], payload: { RequestId: r.id } });
+      }
+      return { notifications };
+    }
+
+    case 'cancelRequest': {
+      const r = await request(command.requestId);
+      if (!isActiveRequestStatus(r.status)) refuse('INV.REQUEST.NOT.ACTIVE', 'The request is not active', { status: r.status });
+      await db.query(`UPDATE requests SET status = 'Canceled', reason = $2, canceled_at = now(), updated_at = now() WHERE id = $1`, [
+        r.id,
+        command.reason,
+      ]);
+      await addLifecycleNote(db, c.id, actor, `Request ${r.type} canceled: ${command.reason}`);
+      const next = statusAfterRequestCancelled(c.status);
+      if (next !== c.status) await move(next, 'auto', {});
+      return {
+        notifications: [
+          { type: 'RequestCanceled', to: ['itp', 'sourceDivision'], userIds: r.evaluation_provider_id ? [r.evaluation_provider_id] : [], payload: { RequestId: r.id, Reason: command.reason } },
+        ],
+      };
+    }
+
+    case 'requestNotReady': {
+      const r = await request(command.requestId);
+      if (r.status !== 'InProgress') refuse('INV.REQUEST.NOT.IN.PROGRESS', 'The request is not in progress', { status: r.status });
+      if (r.evaluation_provider_id !== actor.id) refuse('FRBD', "You don't have permission to perform this action");
+      await db.query(`UPDATE requests SET status = 'OnHold', reason = $2, updated_at = now() WHERE id = $1`, [r.id, command.reason]);
+      await addLifecycleNote(db, c.id, actor, `Not ready for evaluation: ${command.reason}`);
+      await move(CaseStatus.OnHoldDocumentationReview, 'auto', { note: command.reason, statusToResume: isOnHold(c.status) ? c.status_to_resume : c.status });
+      return { notifications: [{ type: 'RequestMarkedAsNotReadyForEvaluation', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id, Reason: command.reason } }] };
+    }
+
+    case 'requestInProgress': {
+      const r = await request(command.requestId);
+      if (r.status !== 'Pending') return { notifications: [] }; // already opened: nothing to do
+      if (r.evaluation_provider_id !== actor.id) refuse('FRBD', "You don't have permission to perform this action");
+      await db.query(`UPDATE requests SET status = 'InProgress', updated_at = now() WHERE id = $1`, [r.id]);
+      if (caseStatusGroupOf(c.status) === 'RequestSentToProvider' || c.status === CaseStatus.PendingAssignment)
+        await move(CaseStatus.ProviderDocumentationReview, 'auto', {});
+      return { notifications: [{ type: 'ProviderStartsReviewingDocuments', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id } }] };
+    }
+
+    case 'startEvaluation': {
+      const r = await request(command.requestId);
+      if (r.evaluation_provider_id !== actor.id) refuse('FRBD', "You don't have permission to perform this action");
+      if (r.status !== 'InProgress' && r.status !== 'Pending') refuse('INV.REQUEST.NOT.IN.PROGRESS', 'The request is not in progress', { status: r.status });
+      await db.query(
+        `UPDATE requests SET status = 'InProgress', evaluation_started_at = coalesce(evaluation_started_at, now()), updated_at = now() WHERE id = $1`,
+        [r.id],
+      );
+      const next = evaluationInProgressStatus(r.type);
+      if (next !== c.status && !isOnHold(c.status)) await move(next, 'auto', {});
+      return { notifications: [] };
+    }
+
+    case 'completeEvaluation': {
+      const r = await request(command.requestId);
+      if (r.evaluation_provider_id !== actor.id) refuse('FRBD', "You don't have permission to perform this action");
+      if (r.status !== 'InProgress') refuse('INV.REQUEST.NOT.IN.PROGRESS', 'The request is not in progress', { status: r.status });
+      await db.query(`UPDATE requests SET status = 'Completed', completed_at = now(), updated_at = now() WHERE id = $1`, [r.id]);
+      const ev = await db.query<{ main_recommendation: string | null; criteria: string[]; recommendation_note: string | null }>(
+        'SELECT main_recommendation, criteria, recommendation_note FROM evaluations WHERE request_id = $1',
+        [r.id],
+      );
+      const rec = ev.rows[0];
+      if (rec?.main_recommendation)
+        await db.query('UPDATE cases SET main_recommendation = $2, criteria = $3, recommendation_note = $4 WHERE id = $1', [
+          c.id,
+          rec.main_recommendation,
+          rec.criteria,
+          rec.recommendation_note,
+        ]);
+      await move(CaseStatus.WaitingOnDecision, 'auto', {
+        recommendation: rec ? { main: rec.main_recommendation, criteria: rec.criteria, note: rec.recommendation_note } : undefined,
+      });
+      return { notifications: [{ type: 'RequestCompleted', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id, MainRecommendation: rec?.main_recommendation ?? null } }] };
+    }
+
+    case 'announceCreated': {
+      const [r] = await requests();
+      if (!r) return { notifications: [] };
+      return { notifications: requestCreatedNotifications(r.id, r.type, r.evaluation_provider_id) };
+    }
+
+    case 'patientAccepted': {
+      if (c.status !== CaseStatus.Contacting && c.status !== CaseStatus.WaitingForConfirmation)
+        refuse('INV', 'The case is not contacting service organizations', { status: c.status });
+      await db.query('UPDATE cases SET patient_accepted_created_at = coalesce(patient_accepted_created_at, now()) WHERE id = $1', [c.id]);
+      if (c.status !== CaseStatus.WaitingForConfirmation) await move(CaseStatus.WaitingForConfirmation, 'auto', {});
+      return { notifications: [] };
+    }
+  }
+}
+
+function requestCreatedNotifications(requestId: number, type: string, providerId: number | null): CaseNotification[] {
+  const notifications: CaseNotification[] = [
+    { type: type === 'PlacementOnly' ? 'PlacementOnlyRequestCreated' : 'RequestCreated', to: ['itp'], payload: { RequestId: requestId } },
+  ];
+  if (providerId) notifications.push({ type: 'CaseAssignedToYou', to: [], userIds: [providerId], payload: { RequestId: requestId } });
+  return notifications;
+}
+
+interface MoveExtra {
+  note?: string | null;
+  /** undefined keeps the case's statusToResume; null clears it. */
+  statusToResume?: string | null;
+  recommendation?: { main: string | null; criteria: string[]; note: string | null };
+}
+
+/** Ends the open activity row, starts one for `to`, and moves the case (bumping its version). */
+async function moveTo(db: PoolClient, c: CaseRow, to: string, kind: string, actor: CaseActor, commandId: string, extra: MoveExtra) {
+  await db.query('UPDATE case_activities SET ended_at = now() WHERE case_id = $1 AND ended_at IS NULL', [c.id]);
+  await db.query(
+    `INSERT INTO case_activities (case_id, status, status_group, kind, note, initiator_id, initiator_name,
+                                  main_recommendation, criteria, recommendation_note, command_id, ended_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $2 = 'Closed' THEN now() END)`,
+    [
+      c.id,
+      to,
+      caseStatusGroupOf(to),
+      kind,
+      extra.note ?? null,
+      actor.id || null,
+      actor.name,
+      extra.recommendation?.main ?? null,
+      extra.recommendation?.criteria ?? null,
+      extra.recommendation?.note ?? null,
+      commandId,
+    ],
+  );
+  const resume = extra.statusToResume === undefined ? c.status_to_resume : extra.statusToResume;
+  await db.query(
+    `UPDATE cases SET status = $2, status_to_resume = $3, status_changed_at = now(), version = version + 1, updated_at = now() WHERE id = $1`,
+    [c.id, to, resume],
+  );
+  c.status = to;
+  c.status_to_resume = resume;
+}
+
+async function assertReferringDivision(db: PoolClient, divisionId: number) {
+  const { rows } = await db.query(`SELECT 1 FROM divisions WHERE id = $1 AND type = 'Referring'`, [divisionId]);
+  if (!rows[0]) fieldRefusal({ referringDivisionId: 'notReferring' });
+}
+
+/** The status before the case was closed, adjusted by statusToReopen. */
+async function reopenTarget(db: PoolClient, caseId: number): Promise<string> {
+  const { rows } = await db.query<{ status: string }>(
+    `SELECT status FROM case_activities WHERE case_id = $1 AND status <> 'Closed' AND undone_at IS NULL ORDER BY started_at DESC, id DESC LIMIT 1`,
+    [caseId],
+  );
+  const active = await db.query(`SELECT 1 FROM requests WHERE case_id = $1 AND status IN ('New', 'Pending', 'InProgress', 'OnHold')`, [caseId]);
+  return statusToReopen(rows[0]?.status, !!active.rows[0]);
+}
+
+/** Request lifecycle events are written to the case notes (spec 01 §4 "appear in case notes"). */
+async function addLifecycleNote(db: PoolClient, caseId: number, actor: CaseActor, note: string) {
+  await db.query(
+    `INSERT INTO case_notes (case_id, note, kind, created_by, author_organization_type)
+     VALUES ($1, $2, 'evaluation', $3, CASE WHEN $4 LIKE 'IntegratedTelehealthPartners%' THEN 'IntegratedTelehealthPartners' ELSE 'Facility' END)`,
+    [caseId, note, actor.id || null, actor.userType],
+  );
+}

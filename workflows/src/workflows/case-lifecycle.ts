@@ -1,0 +1,139 @@
+/**
+ * Case lifecycle (spec 01 §4): one workflow per case, `case-<id>`, started by the first command
+ * (update-with-start) or when the case is created. Deterministic code only.
+ *
+ * Every command is an Update. The validator refuses, without a trace in the history, what the
+ * transition table already forbids for the state this workflow knows; accepted commands run one
+ * at a time (a promise chain) through the applyCaseCommand activity, which re-checks everything
+ * against the database row inside its transaction (the row is the truth) and writes the case, its
+ * activity rows and its requests at once. The notifications that follow a change are raised by a
+ * second activity, after the change is committed.
+ *
+ * The workflow ends when the case has been closed and quiet for a while; a later command (reopen,
+ * change outcome) starts it again. Long-lived runs continue as new before the history grows large.
+ */
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+// The rule tables only (not the package index, which brings ajv into the workflow bundle).
+import { CASE_STATUS_GROUPS, allowedTargets, closeBlockedByRequest } from '@crisis/forms/dist/cases';
+import type { Activities } from '../activities';
+import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandResult, type CaseState } from '../definitions';
+
+const { applyCaseCommand, loadCaseState } = proxyActivities<Activities>({
+  startToCloseTimeout: '20 seconds',
+  // The database may be restarting: keep trying (the command id makes a retry apply once).
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+const { raiseCaseNotifications } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
+});
+
+export interface CaseLifecycleArgs {
+  caseId: number;
+  /** How long a closed case's workflow waits for another command before it ends (ms). */
+  closedIdleMs?: number;
+}
+
+const DEFAULT_CLOSED_IDLE_MS = 60 * 60 * 1000;
+const MAX_COMMANDS_PER_RUN = 500;
+const CLOSED = CASE_STATUS_GROUPS.Closed[0];
+
+export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<void> {
+  const { caseId } = args;
+  let state: CaseState | null = null;
+  let commands = 0;
+  let lastActivityAt = Date.now();
+  let chain: Promise<unknown> = Promise.resolve();
+
+  /** Runs `fn` after every command accepted before it (one command at a time). */
+  const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  setHandler(caseStateQuery, () => state);
+  setHandler(
+    caseCommandUpdate,
+    (command: CaseCommand): Promise<CaseCommandResult> =>
+      serialized(async () => {
+        commands++;
+        lastActivityAt = Date.now();
+        const outcome = await applyCaseCommand(caseId, command);
+        if (!outcome.ok) {
+          if (outcome.state) state = outcome.state;
+          throw ApplicationFailure.create({
+            type: outcome.error.code,
+            message: outcome.error.message,
+            details: [{ payload: outcome.error.payload, fields: outcome.error.fields }],
+            nonRetryable: true,
+          });
+        }
+        state = outcome.result.state;
+        const notifiedUserIds = outcome.notifications.length
+          ? await raiseCaseNotifications(caseId, command.commandId, outcome.notifications)
+          : [];
+        return { ...outcome.result, notifiedUserIds };
+      }),
+    { validator: (command: CaseCommand) => precheck(state, command) },
+  );
+
+  state = await loadCaseState(caseId);
+
+  for (;;) {
+    const closed = !state || state.status === CLOSED;
+    const seen = commands;
+    if (closed) {
+      const idleMs = args.closedIdleMs ?? DEFAULT_CLOSED_IDLE_MS;
+      const woke = await condition(() => commands !== seen, Math.max(1, idleMs - (Date.now() - lastActivityAt)));
+      if (!woke && (!state || state.status === CLOSED)) break;
+    } else {
+      await condition(() => commands !== seen || commands >= MAX_COMMANDS_PER_RUN || workflowInfo().continueAsNewSuggested);
+    }
+    if (commands >= MAX_COMMANDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      return continueAsNew<typeof caseLifecycleWorkflow>(args);
+    }
+  }
+  await condition(allHandlersFinished);
+}
+
+/**
+ * Refuses, before the command enters the history, what the state this workflow knows already
+ * forbids. Only cheap, certain refusals: the activity decides everything else against the row.
+ */
+function precheck(state: CaseState | null, command: CaseCommand): void {
+  if (!state) return; // not loaded yet: the activity decides
+  const refuse = (code: string, message: string) => {
+    throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
+  };
+  if (command.expectedStatus && command.expectedStatus !== state.status)
+    refuse('INV.CASE.STATUS.CHANGED', 'The case status was changed by someone else');
+  const closed = state.status === CLOSED;
+  switch (command.kind) {
+    case 'changeStatus':
+      if (closed) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+      if (command.status === state.status) return; // selecting the current status does nothing
+      if (!allowedTargets(state.status, { allRequestsCancelled: state.allRequestsCancelled }).includes(command.status as never))
+        refuse('INV', `The case cannot move from ${state.status} to ${command.status}`);
+      return;
+    case 'close':
+      if (closed) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+      if (closeBlockedByRequest(state.latestRequestStatus)) refuse('INV.CASE.HAS.ACTIVE.REQUEST', 'The case has an active request');
+      return;
+    case 'reopen':
+    case 'changeOutcome':
+      if (!closed) refuse('INV', 'The case is not closed');
+      return;
+    default:
+      if (closed && command.kind !== 'removeFromAccepted') refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+  }
+}
