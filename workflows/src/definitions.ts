@@ -108,7 +108,12 @@ export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?
   | { kind: 'patientAccepted'; divisionId: number }
   /** Sent once after the API created the case: raises the notifications of its first request. */
   | { kind: 'announceCreated' }
+  /** Something was added to or changed on the case (already committed): raises its notifications. */
+  | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
 );
+
+/** Changes made outside the workflow whose notifications the workflow raises (spec 02 §3 types). */
+export type CaseEvent = 'VitalsAdded' | 'CaseNoteAdded' | 'CaseNoteUpdated' | 'PatientFileUpdated' | 'CaseSourceUpdated' | 'CaseSourceUpdatedToOldDivision';
 export type CaseCommandKind = CaseCommand['kind'];
 
 /** The workflow's view of a case (the row in `cases` is the truth). */

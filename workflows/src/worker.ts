@@ -4,7 +4,7 @@
  * Env: DATABASE_URL; TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default),
  * TEMPORAL_TASK_QUEUE (crisis); for a real cluster TEMPORAL_API_KEY or
  * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); WORKER_DB_POOL_MAX (5);
- * WORKER_LOG_LEVEL (INFO).
+ * WORKER_LOG_LEVEL (INFO); WORKER_SKIP_SCHEDULES (set: do not create the Temporal schedules).
  *
  * `--build-bundle` only builds the cached workflow bundle and exits (for image builds and CI).
  * Waits for Temporal with retries, then polls until SIGINT/SIGTERM, when it finishes the tasks in
@@ -59,7 +59,9 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  await ensureSchedules(env, log).catch((err) => log(`could not ensure the schedules: ${(err as Error).message}`));
+  // WORKER_SKIP_SCHEDULES: an extra worker on its own task queue (fault tests) must not add schedules.
+  if (!process.env.WORKER_SKIP_SCHEDULES)
+    await ensureSchedules(env, log).catch((err) => log(`could not ensure the schedules: ${(err as Error).message}`));
 
   const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 5 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));

@@ -90,17 +90,21 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
   const sort = SORT_SQL[q.sortField] ?? SORT_SQL.timeElapsed;
   const asc = (q.sortOrder === 'ASC') !== !!sort.invert;
   const dir = asc ? 'ASC' : 'DESC';
+  // Join only what the filter and the sort read: the page query runs over every matching case.
+  const needsPatient = !!text || q.sortField === 'patient' || q.sortField === 'dateOfBirth';
+  const needsAccess = referring || q.sortField === 'grantedAccessCreatedAt' || q.sortField === 'patientAcceptedCreatedAt';
+  const from = `cases c
+         ${needsPatient ? 'JOIN patients p ON p.id = c.patient_id' : ''}
+         ${q.sortField === 'sourceFacility' ? 'JOIN facilities f ON f.id = c.source_facility_id' : ''}
+         ${needsAccess ? accessJoin : ''}
+         ${q.sortField === 'requestType' ? 'LEFT JOIN LATERAL (SELECT type FROM requests WHERE case_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lr ON true' : ''}`;
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
   const rows = await select<Record<string, any>>(
     sequelize,
     `WITH page AS (
        SELECT c.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort.expr} ${dir} NULLS LAST, c.id ${dir}) AS rn
-         FROM cases c
-         JOIN patients p ON p.id = c.patient_id
-         JOIN facilities f ON f.id = c.source_facility_id
-         ${accessJoin}
-         LEFT JOIN LATERAL (SELECT type FROM requests WHERE case_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lr ON true
+         FROM ${from}
         WHERE ${where.join(' AND ')}
         ORDER BY ${sort.expr} ${dir} NULLS LAST, c.id ${dir}
         LIMIT $${limit} OFFSET $${offset}
@@ -136,13 +140,8 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
     return { ...r, statusLabel: caseStatusLabel(r.status, audience) };
   });
   if (!out.length && q.offset > 0) {
-    const [{ n }] = await select<{ n: number }>(
-      sequelize,
-      `SELECT count(*)::int AS n FROM cases c JOIN patients p ON p.id = c.patient_id JOIN facilities f ON f.id = c.source_facility_id ${accessJoin}
-         LEFT JOIN LATERAL (SELECT type FROM requests WHERE case_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lr ON true
-        WHERE ${where.join(' AND ')}`,
-      bind.slice(0, -2),
-    );
+    // Past the last page: the window count saw no rows, so count them on their own.
+    const [{ n }] = await select<{ n: number }>(sequelize, `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`, bind.slice(0, -2));
     total = n;
   }
   return { rows: out, total };

@@ -208,7 +208,7 @@ async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<
   if (command.expectedStatus && command.expectedStatus !== c.status)
     refuse('INV.CASE.STATUS.CHANGED', 'The case status was changed by someone else', { status: c.status });
   const closed = c.status === CaseStatus.Closed;
-  if (closed && !['reopen', 'changeOutcome', 'removeFromAccepted'].includes(command.kind)) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+  if (closed && !['reopen', 'changeOutcome', 'removeFromAccepted', 'recordEvent'].includes(command.kind)) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
 
   const requests = async () =>
     (
@@ -487,6 +487,13 @@ async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<
       const [r] = await requests();
       if (!r) return { notifications: [] };
       return { notifications: requestCreatedNotifications(r.id, r.type, r.evaluation_provider_id) };
+    }
+
+    case 'recordEvent': {
+      // ITP staff and the provider hear of what the facility adds, the facility of what ITP adds.
+      const fromFacility = !actor.userType.startsWith('IntegratedTelehealthPartners');
+      const to: Audience[] = fromFacility ? ['itp', 'provider'] : ['sourceDivision', 'provider'];
+      return { notifications: [{ type: command.event, to, payload: command.payload }] };
     }
 
     case 'patientAccepted': {

@@ -6,7 +6,7 @@
  * transition table already forbids for the state this workflow knows; accepted commands run one
  * at a time (a promise chain) through the applyCaseCommand activity, which re-checks everything
  * against the database row inside its transaction (the row is the truth) and writes the case, its
- * activity rows and its requests at once. The notifications that follow a change are raised by a
+ * activity rows and its requests at once (local activities). The notifications that follow a change are raised by a
  * second activity, after the change is committed.
  *
  * The workflow ends when the case has been closed and quiet for a while; a later command (reopen,
@@ -17,7 +17,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -26,12 +26,16 @@ import { CASE_STATUS_GROUPS, allowedTargets, closeBlockedByRequest } from '@cris
 import type { Activities } from '../activities';
 import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandResult, type CaseState } from '../definitions';
 
-const { applyCaseCommand, loadCaseState } = proxyActivities<Activities>({
-  startToCloseTimeout: '20 seconds',
-  // The database may be restarting: keep trying (the command id makes a retry apply once).
+// Local activities: a command's transaction runs in the worker that runs the workflow task, with no
+// extra round trip through the server (the status change is on a coordinator's critical path).
+// A worker that dies mid-command has its workflow task retried elsewhere, which runs the activity
+// again; the command id in case_commands makes that second run return the first one's result.
+const { applyCaseCommand, loadCaseState } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  // The database may be restarting: keep trying.
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
-const { raiseCaseNotifications } = proxyActivities<Activities>({
+const { raiseCaseNotifications } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
 });
@@ -134,6 +138,6 @@ function precheck(state: CaseState | null, command: CaseCommand): void {
       if (!closed) refuse('INV', 'The case is not closed');
       return;
     default:
-      if (closed && command.kind !== 'removeFromAccepted') refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+      if (closed && command.kind !== 'removeFromAccepted' && command.kind !== 'recordEvent') refuse('INV.CASE.IS.CLOSED', 'The case is closed');
   }
 }
