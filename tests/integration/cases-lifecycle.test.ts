@@ -292,4 +292,16 @@ describe('case lifecycle', () => {
     for (const row of list.body) expect(row.sourceDivision.id).toBe(tampa.edId);
     expect((await api('GET', '/api/cases/999999', { token: itp })).status).toBe(404);
   });
+
+  it('lists the accepted divisions and the inpatient divisions nearest the source facility', async () => {
+    const grace = (await db.query("SELECT c.id FROM cases c JOIN patients p ON p.id = c.patient_id WHERE p.last_name = 'Whitfield'")).rows[0].id;
+    const accepted = await api('GET', `/api/cases/${grace}/accepted-facilities`, { token: itp });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual([expect.objectContaining({ divisionName: 'Adult Inpatient Unit', facilityName: 'Sunrise Behavioral Health Hospital' })]);
+    const near = await api('GET', `/api/cases/inpatient-divisions/${grace}`, { token: itp });
+    expect(near.status).toBe(200);
+    expect(near.body.length).toBeGreaterThan(0);
+    const miles = near.body.map((d: any) => d.proximityMiles);
+    expect(miles).toEqual([...miles].sort((a, b) => a - b));
+  });
 });

@@ -238,6 +238,26 @@ export class CasesController {
     return this.commands.run(user, caseId, { kind: 'removeFromAccepted' });
   }
 
+  @Get(':id/accepted-facilities')
+  @CheckAbility('read', 'Case')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'Referring divisions that accepted the patient: divisionId, divisionName, facilityId, facilityName, acceptedAt' })
+  async acceptedFacilities(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.cases.acceptedFacilities(caseId);
+  }
+
+  @Get('inpatient-divisions/:id')
+  @CheckAbility('read', 'Request')
+  @ApiParam({ name: 'id', type: Number, description: 'the case id' })
+  @ApiOkResponse({ description: 'Active mental-health inpatient divisions nearest the source facility, with proximityMiles' })
+  async inpatientDivisions(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.cases.inpatientDivisionsNear(caseId);
+  }
+
   @Get(':id/activity')
   @CheckAbility('read', 'Case')
   @ApiParam({ name: 'id', type: Number })

@@ -402,6 +402,38 @@ export class CasesService {
     );
   }
 
+  /** Referring divisions that accepted the patient (preselected in the close dialog when only one). */
+  async acceptedFacilities(caseId: number) {
+    return select(
+      this.sequelize,
+      `SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName", a.accepted_at AS "acceptedAt"
+         FROM case_referring_access a JOIN divisions d ON d.id = a.division_id JOIN facilities f ON f.id = d.facility_id
+        WHERE a.case_id = $1 AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL
+        ORDER BY a.accepted_at, d.id`,
+      [caseId],
+    );
+  }
+
+  /**
+   * Inpatient facilities nearby (spec 01 §2 modal): active MentalHealthInpatient divisions by
+   * straight-line distance in miles from the case's source facility (haversine), nearest first.
+   */
+  async inpatientDivisionsNear(caseId: number, limit = 20) {
+    return select(
+      this.sequelize,
+      `SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName", f.city, f.state,
+              round((3958.8 * 2 * asin(sqrt(power(sin(radians(f.latitude - s.latitude) / 2), 2)
+                + cos(radians(s.latitude)) * cos(radians(f.latitude)) * power(sin(radians(f.longitude - s.longitude) / 2), 2))))::numeric, 1)::float AS "proximityMiles"
+         FROM cases c JOIN facilities s ON s.id = c.source_facility_id
+         JOIN divisions d ON d.type = 'Referring' AND d.referring_type = 'MentalHealthInpatient' AND d.is_active
+         JOIN facilities f ON f.id = d.facility_id AND f.is_active
+        WHERE c.id = $1
+        ORDER BY "proximityMiles", d.id
+        LIMIT $2`,
+      [caseId, limit],
+    );
+  }
+
   /** GET /{id}/reopen-status: where a reopened case would go (spec 01 §4 Reopen). */
   async reopenStatus(caseId: number) {
     const [row] = await select<{ status: string | null; active: boolean; other: number | null }>(
