@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// `npm run bench`: a throw-away stack like `npm test` (own database on $BENCH_PGPORT (5435),
-// Temporal in memory on 7253, API on 3200), 10,000 synthetic facilities, then
-// tests/bench/facilities.ts against it.
-// Everything stops afterwards; the exit code is the benchmark's.
+// `npm run bench`: its own stack like `npm test` (database on $BENCH_PGPORT (5435) in .data/bench/pg,
+// Temporal in memory on 7253, API on 3200), then:
+// - 10,000 synthetic facilities and tests/bench/facilities.ts;
+// - 10,000 synthetic users and 1,000,000 audit entries over 90 days, and tests/bench/lists.ts
+//   (the users list and the audit log).
+// The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
+// idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
+// Everything stops afterwards; the exit code is the benchmarks'.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +16,12 @@ import { failSetUp, setUpStack } from './lib/stack.mjs';
 
 const API_PORT = 3200;
 const SCRIPT = join(ROOT, 'tests', 'bench', 'facilities.ts');
+const LISTS_SCRIPT = join(ROOT, 'tests', 'bench', 'lists.ts');
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
+const USERS = Number(process.env.BENCH_USERS || 10000);
+const AUDIT_ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES || 1000000);
+const AUDIT_DAYS = Number(process.env.BENCH_AUDIT_DAYS || 90);
 
 async function main() {
   const started = Date.now();
@@ -21,7 +29,7 @@ async function main() {
     runDir: '.data/bench',
     pgDataDir: '.data/bench/pg',
     pgPort: Number(process.env.BENCH_PGPORT || 5435),
-    fresh: true,
+    fresh: process.env.BENCH_FRESH === '1',
     temporalPort: 7253,
     temporalDb: null,
     apiPort: API_PORT,
@@ -37,10 +45,18 @@ async function main() {
   const env = { ...process.env, API_URL: stack.apiUrl, DATABASE_URL: stack.env.DATABASE_URL };
   const seeded = await runCommand('bench', process.execPath, [join(ROOT, 'seed', 'dist', 'bench.js'), String(FACILITIES)], { cwd: ROOT, inherit: true, env });
   if (seeded.code !== 0) return shutdown(1);
-  const benchStarted = Date.now();
-  const { code, signal } = await runCommand('bench', process.execPath, [TSX, SCRIPT], { cwd: ROOT, inherit: true, env });
-  log('bench', `finished in ${secondsSince(benchStarted)} (${signal ?? `exit code ${code}`})`);
-  return shutdown(code === 0 ? 0 : 1);
+  const listsSeeded = await runCommand('bench', process.execPath,
+    [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
+  if (listsSeeded.code !== 0) return shutdown(1);
+  let failed = false;
+  for (const script of [SCRIPT, LISTS_SCRIPT]) {
+    if (!existsSync(script)) continue;
+    const benchStarted = Date.now();
+    const { code, signal } = await runCommand('bench', process.execPath, [TSX, script], { cwd: ROOT, inherit: true, env });
+    log('bench', `${script.slice(ROOT.length + 1)} finished in ${secondsSince(benchStarted)} (${signal ?? `exit code ${code}`})`);
+    failed ||= code !== 0;
+  }
+  return shutdown(failed ? 1 : 0);
 }
 
 main().catch(failSetUp);

@@ -9,6 +9,12 @@ import { RA_STORE_APP_KEY } from './common/listPersistence';
 import { createDataProvider } from './data/dataProvider';
 import { AuditLogList } from './activity/AuditLogList';
 import { AuditLogShow } from './activity/AuditLogShow';
+import { CaseCreatePage } from './cases/create/CaseCreatePage';
+import { CaseSearchPage } from './cases/create/CaseSearchPage';
+import { CaseSearchResultPage } from './cases/create/CaseSearchResultPage';
+import { CaseList } from './cases/list/CaseList';
+import { CasePage } from './cases/page/CasePage';
+import { EvaluationPlaceholderPage } from './cases/page/EvaluationPlaceholderPage';
 import { DemoToolsPage } from './demo-tools/DemoToolsPage';
 import facilities from './facilities';
 import billingCodes from './billing-codes';
@@ -28,6 +34,8 @@ import { AccessDeniedPage } from './pages/errors/AccessDeniedPage';
 import { NotFoundPage } from './pages/errors/NotFoundPage';
 import { AboutPage, TermsPage } from './pages/static/StaticPages';
 import { theme } from './theme';
+import { InsurancePage } from './cases/insurance/InsurancePage';
+import { PatientHistoryPage } from './patients/PatientHistoryPage';
 
 /** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
@@ -96,6 +104,22 @@ export function App({ session }: { session: Session }) {
                 </Gate>
               }
             />
+            <Route
+              path="/cases/:id/insurances"
+              element={
+                <Gate allow={(s) => s.ability.can('read', 'CaseInsurance')}>
+                  <InsurancePage />
+                </Gate>
+              }
+            />
+            <Route
+              path="/patients/:id/history"
+              element={
+                <Gate allow={(s) => s.ability.can('access', 'PatientHistory')}>
+                  <PatientHistoryPage />
+                </Gate>
+              }
+            />
             <Route path="/terms-and-conditions" element={<TermsPage />} />
             <Route path="/about-us" element={<AboutPage />} />
             <Route
@@ -122,6 +146,12 @@ export function App({ session }: { session: Session }) {
                 </Gate>
               }
             />
+            <Route path="/cases" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CaseList /></Gate>} />
+            <Route path="/cases/create" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseCreatePage /></Gate>} />
+            <Route path="/cases/create/search" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseSearchPage /></Gate>} />
+            <Route path="/cases/create/search/result" element={<Gate allow={(s) => s.ability.can('read', 'CaseSearchResult')}><CaseSearchResultPage /></Gate>} />
+            <Route path="/cases/:id" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CasePage /></Gate>} />
+            <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={(s) => s.ability.can('access', 'ProviderCases')}><EvaluationPlaceholderPage /></Gate>} />
             {PLACEHOLDERS.map((p) => (
               <Route
                 key={p.path}

@@ -30,6 +30,12 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { SecurityModule } from './security/security.module';
 import { IpAllowListGuard } from './security/ip-allow-list.guard';
 import { CasesModule } from './cases/cases.module';
+import { PatientsModule } from './patients/patients.module';
+import { CaseInsuranceModule } from './case-insurance/case-insurance.module';
+import { CasePageModule } from './case-page/case-page.module';
+import { CaseExportsModule } from './case-exports/case-exports.module';
+import { CaseRecordsModule } from './case-records/case-records.module';
+import { MedicalInformationModule } from './medical-information/medical-information.module';
 
 @Module({
   imports: [
@@ -47,6 +53,12 @@ import { CasesModule } from './cases/cases.module';
     SecurityModule,
     OrganizationsModule,
     CasesModule,
+    PatientsModule,
+    CaseInsuranceModule,
+    CasePageModule,
+    CaseExportsModule,
+    CaseRecordsModule,
+    MedicalInformationModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

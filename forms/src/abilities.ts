@@ -31,6 +31,7 @@ export type Subject =
   | 'CaseUninsured'
   | 'ProgressNote'
   | 'MedicalInformation'
+  | 'FacilityMedicalInformation'
   | 'CaseNote'
   | 'HiddenCaseNote'
   | 'Vitals'
@@ -150,6 +151,8 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   if (itpStaff || sourceSide) can('update', 'CaseUninsured');
   if (itp) can(['read', 'create'], 'ProgressNote');
   if (itp) can(['read', 'update'], 'MedicalInformation');
+  // The facility case page's read-only subset of medical information (spec 01 §2).
+  if (facility) can('read', 'FacilityMedicalInformation');
   if (itp || facility) can('read', 'CaseNote');
   if (itp || sourceSide) can('create', 'CaseNote');
   if (itp || sourceSide) can(['update', 'delete'], 'CaseNote');

@@ -15,10 +15,16 @@ export const ErrorCode = {
   ObjectAlreadyClaimed: 'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED',
   ClaimOverdueOrInactive: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE',
   DivisionAlreadyClaimed: 'INV.DIVISION.ALREADY.CLAIMED',
+  MedicalInformationConfirmationRequired: 'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED',
   NoSuitableRows: 'users.table.actions.no-suitable-rows',
   DeactivateAndEditPayerUsedInPatients: 'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS',
   EditPayerUsedInPatients: 'INV.EDIT.PAYER.USED.IN.PATIENTS',
   DeactivatePayerUsedInPatients: 'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS',
+  // Patient, insurance and source details of a case (spec 01 §8)
+  PatientLockedWhileContacting: 'INV.PATIENT.LOCKED.WHILE.CONTACTING',
+  MaxInsurances: 'INV.MAX.INSURANCES',
+  UpdateSourceWithActiveRequests: 'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS',
+  UpdateCaseWithCredentialedProviders: 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | string;
 
@@ -38,10 +44,15 @@ export const DEFAULT_MESSAGES: Record<string, string> = {
   'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED': 'The object is already claimed by another user',
   'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': 'The claim is overdue or inactive',
   'INV.DIVISION.ALREADY.CLAIMED': 'The division is already claimed',
+  'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED': 'The change needs your confirmation',
   'users.table.actions.no-suitable-rows': 'None of the selected users is suitable for this action',
   'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate and edit it anyway?',
   'INV.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: edit it anyway?',
   'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate it anyway?',
+  'INV.PATIENT.LOCKED.WHILE.CONTACTING': 'This value cannot be changed while contacting service organizations',
+  'INV.MAX.INSURANCES': 'A case can have at most 3 insurances',
+  'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS': 'The source division cannot be changed while a request is active: cancel or resolve it first',
+  'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS': 'The provider of this case is not credentialed at the new division',
 };
 
 /** One field-level problem, keyed for translation as errors.{key} (spec 03 §5). */

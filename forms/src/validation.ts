@@ -134,6 +134,8 @@ export const SCHEMAS = {
   insurance: { schema: caseSchemas.insuranceSchema, rules: (d: any) => caseSchemas.insuranceRules(d) },
   insuranceOrder: { schema: caseSchemas.insuranceOrderSchema },
   insuranceUninsured: { schema: caseSchemas.insuranceUninsuredSchema },
+  insuranceList: { schema: caseSchemas.insuranceListSchema, rules: caseSchemas.insuranceListRules },
+  patientSearch: { schema: caseSchemas.patientSearchSchema, rules: caseSchemas.patientSearchRules },
   caseCreate: { schema: caseSchemas.caseCreateSchema, rules: caseSchemas.caseCreateRules },
   caseSourceDetails: { schema: caseSchemas.caseSourceDetailsSchema },
   caseStatusChange: { schema: caseSchemas.caseStatusChangeSchema, rules: caseSchemas.caseStatusChangeRules },

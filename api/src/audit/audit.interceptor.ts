@@ -9,19 +9,28 @@ import { requestContext } from '../common/request-context';
 import { AuditService } from './audit.service';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const KIND_BY_METHOD: Record<string, string> = { POST: 'Create', PUT: 'Update', PATCH: 'Update', DELETE: 'Delete' };
+export const KIND_BY_METHOD: Record<string, string> = { POST: 'Create', PUT: 'Update', PATCH: 'Update', DELETE: 'Delete' };
 
 export const AUDIT_ACTION = 'audit:action';
 /** Names the audit entry's main action, e.g. @AuditAction('Facility.Create'). */
 export const AuditAction = (name: string) => SetMetadata(AUDIT_ACTION, name);
 export const SKIP_AUDIT = 'audit:skip';
+/** Set on every request this interceptor sees: a 403 on a request without it was a guard's refusal (guard-refusal-audit.ts). */
+export const AUDIT_REACHED = Symbol('audit:reached');
 /** For mutating calls that change nothing worth recording (claim renewals every few seconds). */
 export const SkipAudit = () => SetMetadata(SKIP_AUDIT, true);
+export const AUDIT_AFTER = 'audit:after';
+/**
+ * For calls whose change is committed elsewhere (a command the case workflow applies in its own
+ * transaction): no request transaction is held open while Temporal answers; the entry is written
+ * once the call has succeeded or failed.
+ */
+export const AuditAfterCommand = () => SetMetadata(AUDIT_AFTER, true);
 
 /**
  * Every mutating request runs in one database transaction that also writes its audit entry, so
  * the change and its record commit together. A failed request rolls back and is then recorded
- * with success = false.
+ * with success = false. Calls refused by a route guard never get here: GuardRefusalAudit records those.
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
@@ -33,6 +42,7 @@ export class AuditInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
+    (req as any)[AUDIT_REACHED] = true;
     const skip = this.reflector.getAllAndOverride<boolean>(SKIP_AUDIT, [context.getHandler(), context.getClass()]);
     if (!MUTATING.has(req.method) || skip) return next.handle();
     const action =
@@ -49,9 +59,15 @@ export class AuditInterceptor implements NestInterceptor {
       body: isMultipart(req) ? undefined : req.body,
       values: { ...(req.params as object), ...ctx?.auditValues },
     });
+    const after = this.reflector.getAllAndOverride<boolean>(AUDIT_AFTER, [context.getHandler(), context.getClass()]);
     return from(
       (async () => {
         try {
+          if (after) {
+            const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+            await this.audit.record({ ...base(), success: true, statusCode: 200 });
+            return result;
+          }
           return await this.sequelize.transaction(async () => {
             const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
             await this.audit.record({ ...base(), success: true, statusCode: 200 });

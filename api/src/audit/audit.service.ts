@@ -28,6 +28,8 @@ export interface AuditRecord {
   correlationId?: string;
   body?: unknown;
   values?: Record<string, unknown>;
+  /** The facility whose scoped log shows the entry; by default values.facilityId, else the user's facility. */
+  facilityId?: number | null;
 }
 
 @Injectable()
@@ -42,7 +44,7 @@ export class AuditService {
       email: r.user?.email ?? null,
       userType: r.user?.role ?? null,
       organization: r.user?.organizationName ?? null,
-      facilityId: (r.values?.facilityId as number | undefined) ?? r.user?.facilityId ?? null,
+      facilityId: r.facilityId !== undefined ? r.facilityId : ((r.values?.facilityId as number | undefined) ?? r.user?.facilityId ?? null),
       division: r.user?.divisionName ?? null,
       success: r.success,
       method: r.method ?? null,

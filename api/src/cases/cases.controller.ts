@@ -11,7 +11,7 @@ import {
 } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
+import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
 import { contentRange } from '../common/list-query';
@@ -125,6 +125,7 @@ export class CasesController {
   @Put(':id/status')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.ChangeStatus')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('caseStatusChange')
   @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
@@ -146,6 +147,7 @@ export class CasesController {
   @Put(':id/close')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.Close')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('caseClose')
   @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
@@ -166,6 +168,7 @@ export class CasesController {
   @Put(':id/change-outcome')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.ChangeOutcome')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('caseChangeOutcome')
   @ApiOkResponse({ description: "The case's state", schema: CASE_STATE })
@@ -183,6 +186,7 @@ export class CasesController {
   @Put(':id/resume')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.Resume')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'Back to statusToResume', schema: CASE_STATE })
   @ApiConflictResponse({ description: 'INV.CASE.NOTHING.TO.RESUME' })
@@ -195,6 +199,7 @@ export class CasesController {
   @Put(':id/undo')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.UndoStatusChange')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The last manual status change undone', schema: CASE_STATE })
   @ApiConflictResponse({ description: 'INV.CASE.NOTHING.TO.UNDO' })
@@ -218,6 +223,7 @@ export class CasesController {
   @HttpCode(200)
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.Reopen')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
   @ApiConflictResponse({ description: 'INV.PATIENT.HAS.ACTIVE.CASE (payload caseId)' })
@@ -230,6 +236,7 @@ export class CasesController {
   @Put(':id/remove-from-accepted')
   @CheckAbility('update', 'CaseStatus')
   @AuditAction('Case.RemoveFromAccepted')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "The case's state", schema: CASE_STATE })
   async removeFromAccepted(@CurrentUser() user: UserContext, @Param('id') id: string) {

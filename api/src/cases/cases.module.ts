@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LiveModule } from '../live/live.module';
 import { CaseCommandsService } from './case-commands.service';
+import { CaseLookupsController } from './case-lookups.controller';
 import { CasesController } from './cases.controller';
 import { CasesService } from './cases.service';
 import { CaseRequestsController, RequestsController } from './requests.controller';
@@ -8,7 +9,7 @@ import { CaseRequestsController, RequestsController } from './requests.controlle
 /** The case domain (spec 01): cases, their lifecycle commands and requests. */
 @Module({
   imports: [LiveModule],
-  controllers: [CasesController, CaseRequestsController, RequestsController],
+  controllers: [CaseLookupsController, CasesController, CaseRequestsController, RequestsController],
   providers: [CasesService, CaseCommandsService],
   exports: [CasesService, CaseCommandsService],
 })

@@ -11,7 +11,7 @@ import {
 } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
+import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
@@ -102,6 +102,7 @@ export class CaseRequestsController extends RequestRoutes {
   @Post()
   @CheckAbility('create', 'Request')
   @AuditAction('Request.Create')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('requestCreate')
   @ApiOkResponse({ description: "{ state, requestId }: the case's new state and the request's id" })
@@ -123,6 +124,7 @@ export class CaseRequestsController extends RequestRoutes {
   @Put(':requestId')
   @CheckAbility('update', 'Request')
   @AuditAction('Request.Update')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiParam({ name: 'requestId', type: Number })
   @ApiSchemaBody('requestUpdate')
@@ -171,6 +173,7 @@ export class RequestsController extends RequestRoutes {
   @Put(':id/cancel')
   @CheckAbility('update', 'Request')
   @AuditAction('Request.Cancel')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('requestReason')
   @ApiOkResponse({ description: "The case's state" })
@@ -184,6 +187,7 @@ export class RequestsController extends RequestRoutes {
   @Put(':id/not-ready-for-evaluation')
   @CheckAbility('access', 'ProviderCases')
   @AuditAction('Request.NotReadyForEvaluation')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('requestReason')
   @ApiOkResponse({ description: "The case's state (OnHold_DocumentationReview)" })
@@ -195,6 +199,7 @@ export class RequestsController extends RequestRoutes {
   @Put(':id/in-progress')
   @CheckAbility('access', 'ProviderCases')
   @AuditAction('Request.InProgress')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "The case's state" })
   async inProgress(@CurrentUser() user: UserContext, @Param('id') id: string) {
@@ -205,6 +210,7 @@ export class RequestsController extends RequestRoutes {
   @Put(':id/evaluation/start')
   @CheckAbility('access', 'ProviderCases')
   @AuditAction('Request.StartEvaluation')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "The case's state" })
   async startEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {
@@ -215,6 +221,7 @@ export class RequestsController extends RequestRoutes {
   @Put(':id/evaluation/complete')
   @CheckAbility('access', 'ProviderCases')
   @AuditAction('Request.CompleteEvaluation')
+  @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "The case's state (RecommendationReview_WaitingOnDecision)" })
   async completeEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {

@@ -135,6 +135,15 @@ export const casePatientSearchSchema = {
 
 export const casePatientSearchRules = (d: any): FieldError[] => dayRules(d.dateOfBirth, 'dateOfBirth');
 
+/** GET /api/patients/search: part of a name and/or a date of birth. */
+export const patientSearchSchema = {
+  $id: 'patientSearch',
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: optionalMediumText, dateOfBirth: optionalDate },
+} as const;
+export const patientSearchRules = (d: any): FieldError[] => dayRules(d.dateOfBirth, 'dateOfBirth');
+
 export interface AddressInput {
   streetLine: string;
   apartmentNumber?: string | null;
@@ -212,6 +221,12 @@ export function patientRules(d: any, prefix = ''): FieldError[] {
   }
   return errors;
 }
+
+/** Patient fields that cannot change while the case is contacting service organizations (spec 01 §5 Patient form). */
+export const PATIENT_FIELDS_LOCKED_WHILE_CONTACTING = ['isVeteran', 'dateOfBirth', 'gender'] as const;
+/** The locked patient fields for a case in this status (empty unless contacting). */
+export const lockedPatientFields = (caseStatus: string | null | undefined): readonly string[] =>
+  caseStatus === CaseStatus.Contacting ? PATIENT_FIELDS_LOCKED_WHILE_CONTACTING : [];
 
 /** The patient as stored: ssn kept only for veterans (spec 01 §5 "ssn is sent only for veterans"). */
 export const patientForSave = <T extends Partial<PatientInput>>(p: T): T => ({ ...p, ssn: p.isVeteran ? (p.ssn ?? null) : null });
@@ -297,6 +312,44 @@ export const insuranceUninsuredSchema = {
   required: ['uninsured'],
   properties: { uninsured: { type: 'boolean' } },
 } as const;
+
+/** PUT /api/cases/{id}/insurances: the whole list in order (items with an id keep that insurance). */
+export interface InsuranceListInput {
+  insurances: InsuranceInput[];
+  uninsured?: boolean;
+}
+export const insuranceListSchema = {
+  $id: 'insuranceList',
+  type: 'object',
+  additionalProperties: false,
+  required: ['insurances'],
+  properties: {
+    insurances: { type: 'array', items: insuranceBody, maxItems: MAX_INSURANCES },
+    uninsured: { type: 'boolean', default: false },
+  },
+} as const;
+export function insuranceListRules(d: any): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Array.isArray(d.insurances)) d.insurances.forEach((ins: unknown, i: number) => errors.push(...insuranceRules(ins, `insurances.${i}.`)));
+  return errors;
+}
+
+/** Relation Self: the responsible party is the patient (spec 01 §4 Insurance states). */
+export function responsiblePartyForRelation(
+  relation: string | null | undefined,
+  patient: { firstName?: string | null; lastName?: string | null; phone?: string | null; dateOfBirth?: string | null } | null | undefined,
+  current: ResponsiblePartyInput | null | undefined,
+): ResponsiblePartyInput | null {
+  if (relation === 'Self')
+    return {
+      firstName: patient?.firstName ?? null,
+      lastName: patient?.lastName ?? null,
+      contactPhoneNumber: patient?.phone ?? null,
+      dateOfBirth: patient?.dateOfBirth ?? null,
+      role: 'Self',
+    };
+  return current ?? null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Case creation and source details (spec 01 §5, §7 POST /api/cases, PUT /{id})
@@ -678,6 +731,9 @@ export interface MedicalInformationInput {
   admissionPrecipitatingFactorsNotes?: string | null;
   primaryDiagnosisId?: number | null;
   secondaryDiagnosisIds?: number[] | null;
+  /** Diagnoses are keyed by their ICD-10-CM code (table diagnoses). */
+  primaryDiagnosisCode?: string | null;
+  secondaryDiagnosisCodes?: string[] | null;
   homicidalOrSuicidalIdeations?: boolean | null;
   hallucinations?: { exist?: boolean | null; type?: (typeof HALLUCINATION_TYPES)[number] | null } | null;
   violentBehavior?: (typeof VIOLENT_BEHAVIORS)[number] | null;
@@ -725,6 +781,10 @@ export const medicalInformationSchema = {
     admissionPrecipitatingFactorsNotes: optionalLargeText,
     primaryDiagnosisId: optionalId,
     secondaryDiagnosisIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 100 },
+    primaryDiagnosisCode: { type: ['string', 'null'], minLength: 1, maxLength: 16 },
+    secondaryDiagnosisCodes: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 16 }, uniqueItems: true, maxItems: 100 },
+    /** Set when the user confirmed a change that asks for confirmation (recommendation, legal status while contacting). */
+    confirmed: optionalBoolean,
     homicidalOrSuicidalIdeations: optionalBoolean,
     hallucinations: {
       type: ['object', 'null'],
@@ -826,6 +886,74 @@ export function normalizeMedicalInformation<T extends MedicalInformationInput>(i
   return out;
 }
 
+/** The claim object type under which medical information is edited (spec 01 §4). */
+export const MEDICAL_INFORMATION_CLAIM_TYPE = 'CaseMedicalInformation';
+
+/**
+ * Legal statuses a case may change to while contacting service organizations without asking for
+ * confirmation (spec 01 §5 leaves the set unnamed; product decision): the involuntary group plus
+ * Voluntary. Any other one asks, unless the case includes out-of-state facilities.
+ */
+export const CONTACTING_ALLOWED_LEGAL_STATUSES: readonly LegalStatus[] = [
+  'Voluntary',
+  'InvoluntaryPsychiatricHold',
+  'InvoluntaryMentalHealthCommitment',
+  'InvoluntarySubstanceAbuseCommitment',
+  'InvoluntaryOutpatientCommitment',
+];
+
+export type MedicalInformationConfirmationReason = 'recommendationChanged' | 'legalStatusChanged';
+
+const sameList = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) =>
+  [...(a ?? [])].sort().join('|') === [...(b ?? [])].sort().join('|');
+
+/**
+ * Whether saving needs the user's confirmation (spec 01 §5): the recommendation (main or criteria)
+ * changed, or, while contacting, the legal status changed to one outside
+ * CONTACTING_ALLOWED_LEGAL_STATUSES and the case does not include out-of-state facilities.
+ */
+export function medicalInformationConfirmation(
+  before: Pick<MedicalInformationInput, 'mainRecommendation' | 'recommendationCriteria' | 'legalStatus'>,
+  after: Pick<MedicalInformationInput, 'mainRecommendation' | 'recommendationCriteria' | 'legalStatus'>,
+  ctx: { caseStatus: string; includeOutOfStateFacilities: boolean },
+): MedicalInformationConfirmationReason | null {
+  if ((before.mainRecommendation ?? null) !== (after.mainRecommendation ?? null) || !sameList(before.recommendationCriteria, after.recommendationCriteria))
+    return 'recommendationChanged';
+  const oldType = before.legalStatus?.type ?? null;
+  const newType = after.legalStatus?.type ?? null;
+  if (
+    ctx.caseStatus === CaseStatus.Contacting &&
+    !ctx.includeOutOfStateFacilities &&
+    newType !== oldType &&
+    !(newType && (CONTACTING_ALLOWED_LEGAL_STATUSES as readonly string[]).includes(newType))
+  )
+    return 'legalStatusChanged';
+  return null;
+}
+
+/** The fields of medical information a facility sees (spec 01 §2 facility case page). */
+export const FACILITY_MEDICAL_INFORMATION_FIELDS = [
+  'admissionPrecipitatingFactorsNotes',
+  'homeMedications',
+  'medicationsGivenInEr',
+  'mainRecommendation',
+  'recommendationCriteria',
+  'recommendationNote',
+  'primaryDiagnosis',
+  'secondaryDiagnoses',
+  'currentLivingSituationType',
+  'currentLivingSituationNote',
+  'legalStatus',
+  'drugsInSystem',
+  'alcoholInSystem',
+  'activeDetox',
+  'ambulatory',
+  'incontinent',
+  'assistiveDevices',
+  'covid19',
+  'jailPriorToArrivingOrInCustody',
+] as const;
+
 // ---------------------------------------------------------------------------------------------
 // Files, PDF export, list filter
 // ---------------------------------------------------------------------------------------------
@@ -844,6 +972,12 @@ export const patientFileMetaSchema = {
 
 /** Default title of an uploaded file: its name without the extension. */
 export const fileTitleFromName = (fileName: string): string => fileName.replace(/\.[^./\\]*$/, '') || fileName;
+/** Largest patient file (spec 01 §9: PDF, max 100 MB). */
+export const PATIENT_FILE_MAX_BYTES = 104_857_600;
+export const PDF_ONLY_MESSAGE = 'Only PDF files can be uploaded';
+/** A PDF by content: it starts with the %PDF- signature. */
+export const isPdfHead = (head: Uint8Array): boolean =>
+  head.length >= 5 && head[0] === 0x25 && head[1] === 0x50 && head[2] === 0x44 && head[3] === 0x46 && head[4] === 0x2d;
 
 export interface CasePdfExportInput {
   includeEvaluations?: boolean | null;

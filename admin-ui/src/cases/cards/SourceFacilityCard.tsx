@@ -1,0 +1,248 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import { BooleanInput, Form, SelectInput, TextInput, useNotify } from 'react-admin';
+import { useFormState, useWatch } from 'react-hook-form';
+import { ErrorCode, NOTIFICATION_SENDING_METHODS, formatPhone, type CaseSourceDetailsInput } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { LockedField } from '../../common/LockedField';
+import { PhoneInput } from '../../common/PhoneInput';
+import { schemaValidator } from '../../common/schemaValidation';
+import { api } from '../../data/httpClient';
+import { isCodedError } from '../../data/codedError';
+import type { CaseCardProps, CaseDetails } from '../types';
+
+const METHOD_LABELS: Record<string, string> = { SMS: 'SMS', PhoneCall: 'Phone call' };
+const METHOD_CHOICES = NOTIFICATION_SENDING_METHODS.map((m) => ({ id: m, name: METHOD_LABELS[m] ?? m }));
+
+const toPayload = (v: any, c: CaseDetails, forceUpdate = false): CaseSourceDetailsInput => ({
+  sourceFacilityId: c.sourceFacility.id,
+  sourceDivisionId: v.sourceDivisionId ?? null,
+  attendingProvider: v.attendingProvider ?? null,
+  rnCaringForPatient: v.rnCaringForPatient ?? null,
+  contactPhoneNumber: v.contactPhoneNumber ?? null,
+  notificationSendingMethod: v.notificationSendingMethod ?? null,
+  isInvoluntary: !!v.isInvoluntary,
+  forceUpdate: forceUpdate || null,
+});
+
+interface Dialog2 {
+  title: string;
+  message: string;
+  /** Offered as "Save anyway" (credentialed-providers warning). */
+  onConfirm?: () => void;
+}
+
+function DivisionChangeWarning({ current }: { current: number }) {
+  const chosen = useWatch({ name: 'sourceDivisionId' });
+  if (!chosen || chosen === current) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="division-change-warning">
+      Changing the division moves the case to another source division: its staff will be notified. A division can only be changed while no
+      request is active.
+    </Alert>
+  );
+}
+
+function SaveButtons({ onClose }: { onClose: () => void }) {
+  const { isSubmitting } = useFormState();
+  return (
+    <DialogActions>
+      <Button onClick={onClose}>Cancel</Button>
+      <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="source-save">
+        Save
+      </Button>
+    </DialogActions>
+  );
+}
+
+function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDetails; onClose: () => void; onSaved: () => void }) {
+  const notify = useNotify();
+  const [divisions, setDivisions] = useState<Array<{ id: number; name: string; isActive: boolean }>>([]);
+  const [dialog, setDialog] = useState<Dialog2 | null>(null);
+  useEffect(() => {
+    api.get<Array<{ id: number; name: string; isActive: boolean }>>(`/api/cases/${caseRecord.id}/source-divisions`).then(setDivisions, () => setDivisions([]));
+  }, [caseRecord.id]);
+  const validate = schemaValidator('caseSourceDetails', (v: any) => toPayload(v, caseRecord));
+
+  const save = async (values: any, force: boolean): Promise<unknown> => {
+    try {
+      await api.put(`/api/cases/${caseRecord.id}`, toPayload(values, caseRecord, force));
+      notify('Case updated', { type: 'success' });
+      onSaved();
+    } catch (e) {
+      if (isCodedError(e) && e.code === ErrorCode.UpdateCaseWithCredentialedProviders) {
+        const name = decodeURIComponent(String((e.payload as any)?.providerName ?? ''));
+        return void setDialog({
+          title: 'Provider not credentialed',
+          message: `${name || 'The provider of this case'} is not credentialed at the chosen division. Save the new division anyway?`,
+          onConfirm: () => void save(values, true),
+        });
+      }
+      if (isCodedError(e) && e.code === ErrorCode.UpdateSourceWithActiveRequests)
+        return void setDialog({
+          title: 'The division cannot be changed',
+          message: 'The case has an active request: cancel or resolve it before changing the source division.',
+        });
+      if (isCodedError(e) && e.code === 'INV.CASE.IS.CLOSED') return void setDialog({ title: 'The case is closed', message: 'A closed case cannot be edited.' });
+      if (isCodedError(e) && (e.body as any)?.errors) return (e.body as any).errors;
+      notify(`Updating the source failed: ${(e as Error).message}`, { type: 'error' });
+    }
+  };
+
+  const submit = async (values: any) => {
+    if (values.sourceDivisionId !== caseRecord.sourceDivision.id) {
+      // Changing the division asks for confirmation first (spec 01 §5).
+      return new Promise<unknown>((resolve) =>
+        setDialog({
+          title: 'Change the source division?',
+          message: `The case will move from ${caseRecord.sourceDivision.name} to ${divisions.find((d) => d.id === values.sourceDivisionId)?.name ?? 'the chosen division'}.`,
+          onConfirm: () => resolve(save(values, false)),
+        }),
+      );
+    }
+    return save(values, false);
+  };
+
+  const record = {
+    sourceDivisionId: caseRecord.sourceDivision.id,
+    attendingProvider: caseRecord.attendingProvider,
+    rnCaringForPatient: caseRecord.rnCaringForPatient,
+    contactPhoneNumber: caseRecord.contactPhoneNumber,
+    notificationSendingMethod: caseRecord.notificationSendingMethod,
+    isInvoluntary: caseRecord.isInvoluntary,
+  };
+  const choices = divisions.length ? divisions.map((d) => ({ id: d.id, name: d.isActive ? d.name : `${d.name} (inactive)` })) : [{ id: caseRecord.sourceDivision.id, name: caseRecord.sourceDivision.name }];
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="source-edit-dialog">
+      <DialogTitle>Source facility details</DialogTitle>
+      <Form record={record} onSubmit={submit} validate={validate} sanitizeEmptyValues={false}>
+        <DialogContent dividers>
+          <LockedField label="Source facility" value={caseRecord.sourceFacility.name} testId="source-facility-locked" />
+          <SelectInput source="sourceDivisionId" label="Division *" choices={choices} fullWidth data-testid="source-division" />
+          <DivisionChangeWarning current={caseRecord.sourceDivision.id} />
+          <TextInput source="attendingProvider" label="Attending provider" fullWidth data-testid="source-attending" />
+          <TextInput source="rnCaringForPatient" label="RN caring for patient" fullWidth data-testid="source-rn" />
+          <PhoneInput source="contactPhoneNumber" label="Contact phone *" fullWidth data-testid="source-phone" />
+          <SelectInput source="notificationSendingMethod" label="Notification method *" choices={METHOD_CHOICES} fullWidth data-testid="source-method" />
+          <BooleanInput source="isInvoluntary" label="Involuntary" helperText={false} />
+        </DialogContent>
+        <SaveButtons onClose={onClose} />
+      </Form>
+      <Dialog open={!!dialog} onClose={() => setDialog(null)} data-testid="source-warning-dialog">
+        <DialogTitle>{dialog?.title}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{dialog?.message}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setDialog(null)}>{dialog?.onConfirm ? 'Cancel' : 'OK'}</Button>
+          {dialog?.onConfirm && (
+            <Button
+              variant="contained"
+              data-testid="source-warning-confirm"
+              onClick={() => {
+                const go = dialog.onConfirm!;
+                setDialog(null);
+                go();
+              }}
+            >
+              Continue
+            </Button>
+          )}
+        </DialogActions>
+      </Dialog>
+    </Dialog>
+  );
+}
+
+const Row = ({ label, value, testId }: { label: string; value: string | null | undefined; testId?: string }) => (
+  <Stack direction="row" spacing={1} sx={{ py: 0.25 }}>
+    <Typography variant="body2" color="text.secondary" sx={{ minWidth: 150 }}>
+      {label}
+    </Typography>
+    <Typography variant="body2" data-testid={testId}>
+      {value || '—'}
+    </Typography>
+  </Stack>
+);
+
+const contact = (c: Record<string, string | null> | null | undefined, key: 'phone1' | 'fax1') => {
+  const v = c?.[key];
+  if (!v) return null;
+  const ext = c?.[`${key}Extension`];
+  return `${formatPhone(v)}${ext ? ` ext. ${ext}` : ''}`;
+};
+
+/**
+ * Source facility card (spec 01 §2, §3, §5 "Source facility details", §8): facility, division,
+ * contacts, attending provider, RN, contact phone and notification method; the edit modal keeps
+ * the facility fixed, warns on a division change and shows the coded errors as dialogs.
+ */
+export function SourceFacilityCard({ caseRecord, onChanged }: CaseCardProps) {
+  const { ability } = useSession();
+  const [editing, setEditing] = useState(false);
+  const f = caseRecord.sourceFacility;
+  const d = caseRecord.sourceDivision;
+  const canEdit = ability.can('update', 'Case') && caseRecord.status !== 'Closed';
+  return (
+    <Card variant="outlined" data-testid="source-facility-card">
+      <CardHeader
+        title="Source facility"
+        titleTypographyProps={{ variant: 'h6' }}
+        action={
+          canEdit && (
+            <Tooltip title="Edit source details">
+              <IconButton onClick={() => setEditing(true)} data-testid="source-edit-button">
+                <EditIcon />
+              </IconButton>
+            </Tooltip>
+          )
+        }
+      />
+      <CardContent sx={{ pt: 0 }}>
+        <Typography variant="subtitle1" data-testid="source-facility-name">
+          {f.name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {[f.address?.streetLine, f.address?.city, [f.address?.state, f.address?.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
+        </Typography>
+        <Box sx={{ mt: 1 }}>
+          <Row label="Division" value={d.name} testId="source-division-name" />
+          <Row label="Phone" value={contact(d.contacts, 'phone1') ?? contact(f.contacts, 'phone1')} />
+          <Row label="Fax" value={contact(d.contacts, 'fax1') ?? contact(f.contacts, 'fax1')} />
+          <Row label="Attending provider" value={caseRecord.attendingProvider} testId="source-attending-value" />
+          <Row label="RN caring for patient" value={caseRecord.rnCaringForPatient} testId="source-rn-value" />
+          <Row label="Contact phone" value={caseRecord.contactPhoneNumber ? formatPhone(caseRecord.contactPhoneNumber) : null} testId="source-phone-value" />
+          <Row label="Notification method" value={METHOD_LABELS[caseRecord.notificationSendingMethod] ?? caseRecord.notificationSendingMethod} testId="source-method-value" />
+          {caseRecord.isInvoluntary && <Row label="Involuntary" value="Yes" />}
+        </Box>
+      </CardContent>
+      {editing && (
+        <SourceEditDialog
+          caseRecord={caseRecord}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            onChanged();
+          }}
+        />
+      )}
+    </Card>
+  );
+}

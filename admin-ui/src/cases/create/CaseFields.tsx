@@ -1,0 +1,144 @@
+import { Box, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { BooleanInput, RadioButtonGroupInput, SelectInput, TextInput } from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { UserType, type RequestType } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { PhoneInput } from '../../common/PhoneInput';
+import { createApi, humanize, type ProviderOption, type SourceDivisionOption, type SourceFacilityOption } from './caseCreateApi';
+
+export interface DivisionInfo {
+  divisionId: number | null;
+  isIntegratedWithEMR: boolean;
+}
+
+const NOTIFICATION_CHOICES = [
+  { id: 'PhoneCall', name: 'Phone call' },
+  { id: 'SMS', name: 'SMS' },
+];
+
+const num = (v: unknown) => (typeof v === 'number' ? v : v ? Number(v) : null);
+
+/**
+ * The case tab of /cases/create (spec 01 §5 Facility request / ITP request): where the patient is
+ * (fixed to a facility user's own division; pickers for ITP staff), who to call back, and the
+ * first request (types by the availability rules, providers credentialed for the division and the
+ * patient's age).
+ */
+export function CaseFields({ patientId, onDivision }: { patientId: number | null; onDivision: (d: DivisionInfo) => void }) {
+  const { context } = useSession();
+  const { setValue } = useFormContext();
+  const isItp = context.role === UserType.ItpAdmin || context.role === UserType.ItpUser;
+  const fixedDivision = context.role === UserType.FacilityUser;
+  const facilityId = num(useWatch({ name: 'sourceFacilityId' }));
+  const divisionId = num(useWatch({ name: 'sourceDivisionId' }));
+  const requestType = useWatch({ name: 'requestType' }) as RequestType | undefined;
+  const dateOfBirth = useWatch({ name: 'patient.dateOfBirth' }) as string | undefined;
+
+  const [facilities, setFacilities] = useState<SourceFacilityOption[]>([]);
+  const [divisions, setDivisions] = useState<SourceDivisionOption[]>([]);
+  const [types, setTypes] = useState<RequestType[]>([]);
+  const [providers, setProviders] = useState<ProviderOption[]>([]);
+
+  useEffect(() => {
+    if (isItp) createApi.sourceFacilities().then(setFacilities, () => setFacilities([]));
+  }, [isItp]);
+  useEffect(() => {
+    if (fixedDivision || !facilityId) return setDivisions([]);
+    createApi.sourceDivisions(facilityId).then(setDivisions, () => setDivisions([]));
+  }, [facilityId, fixedDivision]);
+
+  const division = divisions.find((d) => d.id === divisionId);
+  const ehr = fixedDivision ? context.isIntegratedWithEMR : !!division?.isIntegratedWithEMR;
+  useEffect(() => onDivision({ divisionId, isIntegratedWithEMR: ehr }), [divisionId, ehr, onDivision]);
+
+  useEffect(() => {
+    if (!divisionId) return setTypes([]);
+    createApi.requestTypes(divisionId, patientId).then(setTypes, () => setTypes([]));
+  }, [divisionId, patientId]);
+  useEffect(() => {
+    if (requestType && types.length && !types.includes(requestType)) setValue('requestType', null);
+  }, [types, requestType, setValue]);
+  const validDob = typeof dateOfBirth === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth) ? dateOfBirth : null;
+  useEffect(() => {
+    if (!divisionId) return setProviders([]);
+    createApi.providers(divisionId, validDob).then(setProviders, () => setProviders([]));
+  }, [divisionId, validDob]);
+
+  const placementOnly = requestType === 'PlacementOnly';
+  return (
+    <>
+      <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+        Source
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
+        {isItp ? (
+          <SelectInput
+            source="sourceFacilityId"
+            label="Source facility *"
+            choices={facilities.map((f) => ({ id: f.id, name: [f.name, [f.city, f.state].filter(Boolean).join(', ')].filter(Boolean).join(' — ') }))}
+            onChange={() => setValue('sourceDivisionId', null)}
+            fullWidth
+            data-testid="case-source-facility"
+          />
+        ) : (
+          <MuiTextField label="Source facility" value={context.facilityName ?? ''} fullWidth disabled size="small" margin="dense" sx={{ mb: 2.5 }} data-testid="case-source-facility-fixed" />
+        )}
+        {fixedDivision ? (
+          <MuiTextField label="Source division" value={context.divisionName ?? ''} fullWidth disabled size="small" margin="dense" sx={{ mb: 2.5 }} data-testid="case-source-division-fixed" />
+        ) : (
+          <SelectInput
+            source="sourceDivisionId"
+            label="Source division *"
+            choices={divisions}
+            disabled={!facilityId}
+            fullWidth
+            data-testid="case-source-division"
+          />
+        )}
+      </Stack>
+      {ehr && (
+        <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
+          <TextInput source="patientEpicId" label="Patient EPIC ID or MRN *" fullWidth data-testid="case-patient-epic-id" />
+          <TextInput source="encounterIdentifier" label="Encounter ID *" fullWidth data-testid="case-encounter-id" />
+        </Stack>
+      )}
+      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
+        <TextInput source="attendingProvider" label="Attending provider" fullWidth data-testid="case-attending-provider" />
+        <TextInput source="rnCaringForPatient" label="RN caring for patient" fullWidth data-testid="case-rn" />
+        <PhoneInput source="contactPhoneNumber" label="Contact phone number *" fullWidth data-testid="case-contact-phone" />
+      </Stack>
+      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={4} alignItems="center">
+        <RadioButtonGroupInput source="notificationSendingMethod" label="Notify the facility by *" choices={NOTIFICATION_CHOICES} data-testid="case-notification-method" />
+        <BooleanInput source="isInvoluntary" label="Involuntary" helperText={false} data-testid="case-involuntary" />
+      </Stack>
+      <Typography variant="subtitle2" color="text.secondary" sx={{ mt: 1, mb: 1 }}>
+        Request
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
+        <SelectInput
+          source="requestType"
+          label="Request type *"
+          choices={types.map((t) => ({ id: t, name: humanize(t) }))}
+          disabled={!divisionId && !fixedDivision}
+          fullWidth
+          data-testid="case-request-type"
+        />
+        {!placementOnly ? (
+          <SelectInput
+            source="evaluationProviderId"
+            label={isItp ? 'Evaluation provider *' : 'Evaluation provider'}
+            choices={providers.map((p) => ({ id: p.id, name: `${p.firstName} ${p.lastName}` }))}
+            emptyText="—"
+            disabled={!divisionId}
+            fullWidth
+            data-testid="case-provider"
+          />
+        ) : (
+          <Box sx={{ width: '100%' }} />
+        )}
+      </Stack>
+      <TextInput source="requestNote" label="Request note" multiline minRows={4} fullWidth inputProps={{ maxLength: 6000 }} data-testid="case-request-note" />
+    </>
+  );
+}

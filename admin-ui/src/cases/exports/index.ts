@@ -1,0 +1,5 @@
+/** The case's exports (spec 01 §2 export to PDF, §3 activity report, §6 summary PDF): placed by the case page. */
+export { ExportPdfDialog, ExportPdfButton, type ExportPdfDialogProps } from './ExportPdfDialog';
+export { ActivityReportDialog, ActivityReportButton, statusWords, type ActivityReportDialogProps } from './ActivityReportDialog';
+export { SummaryPdfButton, NotesPdfButton } from './ExportButtons';
+export { casePdfUrl, downloadPdf, exportUrls, exportsApi, type ActivityReport, type CasePdfExportOptions } from './exportsApi';

@@ -1,0 +1,130 @@
+import {
+  Avatar,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Link as MuiLink,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { CreateButton, TopToolbar, useListContext } from 'react-admin';
+import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { humanize } from '../create/caseCreateApi';
+
+/** A row of GET /api/cases. */
+export interface CaseRow {
+  id: number;
+  status: string;
+  statusLabel: string;
+  criteria: string[] | null;
+  mainRecommendation: string | null;
+  contactPhoneNumber: string | null;
+  rnCaringForPatient: string | null;
+  timeElapsedSeconds: number;
+  patient: { id: number; firstName: string; lastName: string; dateOfBirth: string; gender: string | null };
+  sourceFacility: { id: number; name: string };
+  sourceDivision: { id: number; name: string };
+  latestRequest: {
+    id: number;
+    type: string;
+    status: string;
+    evaluationProvider: { id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null } | null;
+  } | null;
+  grantedAccessCreatedAt: string | null;
+  patientAcceptedCreatedAt: string | null;
+}
+
+export const patientName = (r: CaseRow) => `${r.patient.firstName} ${r.patient.lastName}`;
+export const dob = (d: string | null | undefined) => (d ? formatDay(d.length === 10 ? `${d}T00:00:00` : d) : '');
+export const elapsed = (r: CaseRow) => durationTwoUnits(r.timeElapsedSeconds * 1000);
+export const since = (iso: string | null) => (iso ? durationTwoUnits(Date.now() - Date.parse(iso)) : '—');
+export const phone = (p: string | null) => (p ? formatPhone(p) : '—');
+
+/** Case criteria as chips; the six high-risk ones highlighted (spec 01 §3). */
+export function CriteriaChips({ criteria }: { criteria: string[] | null }) {
+  if (!criteria?.length) return <>—</>;
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
+      {criteria.map((c) => {
+        const high = (HIGH_RISK_CRITERIA as readonly string[]).includes(c);
+        return (
+          <Chip
+            key={c}
+            size="small"
+            label={c === '{hash}' ? '#' : humanize(c)}
+            color={high ? 'error' : 'default'}
+            variant={high ? 'filled' : 'outlined'}
+            data-testid={high ? 'criterion-high-risk' : 'criterion'}
+          />
+        );
+      })}
+    </Stack>
+  );
+}
+
+function FoundTotal() {
+  const { total, isPending } = useListContext();
+  if (isPending || total === undefined) return null;
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="case-total">
+      {total} found
+    </Typography>
+  );
+}
+
+/** Total and, for those who may create cases, the create-case action. */
+export function CaseListActions() {
+  const { ability } = useSession();
+  return (
+    <TopToolbar sx={{ alignItems: 'center' }}>
+      <FoundTotal />
+      {ability.can('create', 'Case') && <CreateButton label="Create case" to="/cases/create/search" data-testid="case-create" />}
+    </TopToolbar>
+  );
+}
+
+type Provider = NonNullable<NonNullable<CaseRow['latestRequest']>['evaluationProvider']>;
+
+/** The request provider's name; a click opens the biography view (spec 01 §2 facility table). */
+export function ProviderBiographyLink({ provider }: { provider: Provider | null }) {
+  const [open, setOpen] = useState(false);
+  if (!provider) return <>—</>;
+  const name = `${provider.firstName} ${provider.lastName}`;
+  return (
+    <>
+      <MuiLink
+        component="button"
+        type="button"
+        onClick={(e: React.MouseEvent) => {
+          e.stopPropagation();
+          setOpen(true);
+        }}
+        data-testid="case-provider-link"
+      >
+        {name}
+      </MuiLink>
+      <Dialog open={open} onClose={() => setOpen(false)} onClick={(e) => e.stopPropagation()} maxWidth="sm" fullWidth data-testid="provider-biography">
+        <DialogTitle>
+          <Stack direction="row" spacing={2} alignItems="center">
+            <Avatar>{provider.firstName.charAt(0)}</Avatar>
+            <span>{name}</span>
+          </Stack>
+        </DialogTitle>
+        <DialogContent>
+          <Box sx={{ whiteSpace: 'pre-wrap' }}>{provider.biography || 'No biography yet.'}</Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)} variant="contained">
+            Close
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useParams } from 'react-router-dom';
+import { Alert, Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import RateReviewIcon from '@mui/icons-material/RateReview';
+import { CaseStatus, DivisionType, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { isCodedError } from '../../data/codedError';
+import { AccessDeniedPage } from '../../pages/errors/AccessDeniedPage';
+import { NotFoundPage } from '../../pages/errors/NotFoundPage';
+import type { CaseCardProps, CaseDetails } from '../types';
+import { caseApi, enumLabel } from './caseApi';
+import { CaseActivityCard } from './CaseActivityCard';
+import { PlacementsCard } from './PlacementsCard';
+import { RequestsCard } from './RequestsCard';
+import { StatusControl } from './StatusControl';
+import {
+  CaseNotesCard,
+  DecisionCard,
+  ExportPdfDialogSlot,
+  FacilityMedicalInformationCard,
+  FeedbackDialog,
+  NotesPdfButton,
+  SummaryPdfButton,
+  FilesCard,
+  InsuranceCard,
+  MedicalInformationCard,
+  PatientCard,
+  ProgressNotesCard,
+  SourceFacilityCard,
+  TagsCard,
+  VitalsCard,
+} from './slots';
+import { useCaseLive } from './useCaseLive';
+
+export type CaseLayoutKind = 'itp' | 'source' | 'referring' | 'provider';
+
+type CardComponent = (props: CaseCardProps) => ReactNode;
+/** Two columns: the main column (wide cards) and the side column. */
+const LAYOUTS: Record<CaseLayoutKind, { main: CardComponent[]; side: CardComponent[] }> = {
+  itp: {
+    main: [CaseActivityCard, RequestsCard, PlacementsCard, ProgressNotesCard, MedicalInformationCard, CaseNotesCard, FilesCard],
+    side: [PatientCard, SourceFacilityCard, TagsCard, VitalsCard, InsuranceCard],
+  },
+  source: {
+    main: [RequestsCard, FacilityMedicalInformationCard, CaseNotesCard, FilesCard],
+    side: [PatientCard, SourceFacilityCard, DecisionCard, VitalsCard, InsuranceCard],
+  },
+  referring: {
+    main: [CaseNotesCard, FilesCard],
+    side: [PatientCard, SourceFacilityCard],
+  },
+  provider: {
+    main: [RequestsCard, ProgressNotesCard, MedicalInformationCard, CaseNotesCard, FilesCard],
+    side: [PatientCard, SourceFacilityCard, TagsCard, VitalsCard],
+  },
+};
+
+/** Which layout a user gets (spec 01 §2: each role its own). */
+export function layoutFor(role: string, divisionType: string | null | undefined): CaseLayoutKind {
+  if (role === UserType.ItpAdmin || role === UserType.ItpUser) return 'itp';
+  if (role === UserType.ItpProvider) return 'provider';
+  if (role === UserType.FacilityUser && divisionType === DivisionType.Referring) return 'referring';
+  return 'source';
+}
+
+type Load = { state: 'loading' } | { state: 'ready'; record: CaseDetails } | { state: 'notFound' } | { state: 'denied' } | { state: 'error'; message: string };
+
+/** /cases/:id — the case page laid out per role, refreshed live when someone else changes the case. */
+export function CasePage() {
+  const { id } = useParams();
+  const caseId = Number(id);
+  const { context, ability } = useSession();
+  const [feedback, setFeedback] = useState(false);
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [pdf, setPdf] = useState(false);
+  const movedPending = useRef(new Set<number>());
+  const valid = Number.isInteger(caseId) && caseId > 0 && String(caseId) === id;
+
+  const reload = useCallback(async () => {
+    if (!valid) return setLoad({ state: 'notFound' });
+    try {
+      let record = await caseApi.details(caseId);
+      // A provider opening a case with his Pending request moves it to InProgress (spec 01 §4), once.
+      const pending = record.activeRequest;
+      if (
+        context.role === UserType.ItpProvider &&
+        pending?.status === 'Pending' &&
+        pending.evaluationProviderId === context.id &&
+        !movedPending.current.has(pending.id)
+      ) {
+        movedPending.current.add(pending.id);
+        try {
+          await caseApi.inProgress(pending.id);
+          record = await caseApi.details(caseId);
+        } catch {
+          /* someone else moved it meanwhile: show the case as it is */
+        }
+      }
+      setLoad({ state: 'ready', record });
+    } catch (e) {
+      if (isCodedError(e) && e.status === 404) setLoad({ state: 'notFound' });
+      else if (isCodedError(e) && e.status === 403) setLoad({ state: 'denied' });
+      else if (isCodedError(e) && e.status === 400) setLoad({ state: 'notFound' });
+      else setLoad({ state: 'error', message: (e as Error).message });
+    }
+  }, [caseId, valid, context.id, context.role]);
+
+  useEffect(() => {
+    setLoad({ state: 'loading' });
+    void reload();
+  }, [reload]);
+  useCaseLive(caseId, () => void reload());
+
+  if (load.state === 'loading')
+    return (
+      <Box sx={{ p: 6, textAlign: 'center' }}>
+        <CircularProgress />
+      </Box>
+    );
+  if (load.state === 'notFound') return <NotFoundPage />;
+  if (load.state === 'denied') return <AccessDeniedPage />;
+  if (load.state === 'error') return <Alert severity="error">{load.message}</Alert>;
+
+  const record = load.record;
+  const closed = record.status === CaseStatus.Closed;
+  const layout = LAYOUTS[layoutFor(context.role, context.divisionType)];
+  const onChanged = () => void reload();
+  const cardProps: CaseCardProps = { caseRecord: record, onChanged };
+  return (
+    <Box data-testid="case-page" data-case-version={record.version} data-case-status={record.status}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mb: 2 }}>
+        <Typography variant="h5" component="h1" data-testid="page-title">
+          Case {caseReference(record.id)}
+        </Typography>
+        <Typography variant="h6" color="text.secondary" data-testid="case-patient-name">
+          {record.patient.firstName} {record.patient.lastName}
+        </Typography>
+        <Chip label={record.statusLabel} color={closed ? 'default' : 'primary'} data-testid="case-status-chip" />
+        <Typography variant="body2" color="text.secondary" data-testid="case-time-elapsed" title={`Created ${formatDateTime(record.createdAt)}`}>
+          Time elapsed: {durationTwoUnits(record.timeElapsedSeconds * 1000)}
+        </Typography>
+        <Box sx={{ flex: 1 }} />
+        {closed && ability.can('create', 'CaseFeedback') && (
+          <Button size="small" startIcon={<RateReviewIcon />} onClick={() => setFeedback(true)} data-testid="case-feedback">
+            Provide feedback
+          </Button>
+        )}
+        <SummaryPdfButton caseRecord={record} />
+        <NotesPdfButton caseRecord={record} />
+        {context.role !== UserType.FacilityUser || context.divisionType !== DivisionType.Referring ? (
+          <Button size="small" startIcon={<PictureAsPdfIcon />} onClick={() => setPdf(true)} data-testid="case-export-pdf">
+            Export to PDF
+          </Button>
+        ) : null}
+      </Box>
+      {closed && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="case-closed-banner">
+          This case is closed{record.closedAt ? ` since ${formatDateTime(record.closedAt)}` : ''}
+          {record.outcome?.type ? ` — outcome: ${enumLabel(record.outcome.type)}` : ''}
+          {record.outcome?.referringFacility ? ` (${record.outcome.referringFacility.facilityName} — ${record.outcome.referringFacility.divisionName})` : ''}.
+        </Alert>
+      )}
+      <Box sx={{ mb: 2 }}>
+        <StatusControl caseRecord={record} onChanged={onChanged} />
+      </Box>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          {layout.main.map((C, i) => (
+            <C key={i} {...cardProps} />
+          ))}
+        </Box>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          {layout.side.map((C, i) => (
+            <C key={i} {...cardProps} />
+          ))}
+        </Box>
+      </Box>
+      <ExportPdfDialogSlot caseRecord={record} open={pdf} onClose={() => setPdf(false)} />
+      <FeedbackDialog caseRecord={record} open={feedback} onClose={() => setFeedback(false)} onSaved={onChanged} />
+    </Box>
+  );
+}

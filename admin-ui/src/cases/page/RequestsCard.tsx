@@ -1,0 +1,320 @@
+import { useEffect, useState } from 'react';
+import { useNotify } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import {
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Link,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { CaseStatus, canCancelRequest, canEditRequest, formatDateTime, isActiveRequestStatus } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { isCodedError } from '../../data/codedError';
+import type { CaseCardProps, CaseRequest } from '../types';
+import { caseApi, enumLabel, type ProviderOption } from './caseApi';
+import { FormDialog, NoteField, ReasonDialog, schemaProblems } from './dialogs';
+import { useCaseErrors } from './useCaseErrors';
+
+type Bio = NonNullable<CaseRequest['evaluationProvider']>;
+
+/** The requests card (spec 01 §2, §4 Request lifecycle): table, create / edit / cancel, the provider's actions. */
+export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
+  const { ability, context } = useSession();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const errors = useCaseErrors(onChanged);
+  const [editing, setEditing] = useState<CaseRequest | 'new' | null>(null);
+  const [cancelling, setCancelling] = useState<CaseRequest | null>(null);
+  const [notReady, setNotReady] = useState<CaseRequest | null>(null);
+  const [bio, setBio] = useState<Bio | null>(null);
+  const closed = caseRecord.status === CaseStatus.Closed;
+  const role = context.role;
+  const isProvider = ability.can('access', 'ProviderCases');
+  const canCreate = !closed && ability.can('create', 'Request');
+
+  const openCreate = () => {
+    // One active request at a time: say so with its current status (spec 01 §8).
+    if (caseRecord.activeRequest)
+      return errors.show({ title: 'The case has an active request', message: `A request is already active (status: ${caseRecord.activeRequest.status}).` });
+    setEditing('new');
+  };
+  const startEvaluation = async (r: CaseRequest) => {
+    try {
+      if (!r.evaluationStarted) await caseApi.startEvaluation(r.id);
+      navigate(`/cases/${caseRecord.id}/requests/${r.id}/evaluation`);
+    } catch (e) {
+      errors.handle(e);
+    }
+  };
+
+  return (
+    <Card variant="outlined" data-testid="requests-card">
+      <CardHeader
+        title="Requests"
+        titleTypographyProps={{ variant: 'h6' }}
+        action={
+          canCreate && (
+            <Button size="small" variant="outlined" onClick={openCreate} data-testid="request-new">
+              New request
+            </Button>
+          )
+        }
+      />
+      <CardContent sx={{ pt: 0, overflowX: 'auto' }}>
+        {caseRecord.requests.length === 0 ? (
+          <Typography color="text.secondary">No requests.</Typography>
+        ) : (
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Type</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Provider</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell>Notes</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {caseRecord.requests.map((r) => {
+                const mine = isProvider && r.evaluationProviderId === context.id;
+                return (
+                  <TableRow key={r.id} data-testid={`request-row-${r.id}`}>
+                    <TableCell>{enumLabel(r.type)}</TableCell>
+                    <TableCell data-testid="request-status">{enumLabel(r.status)}</TableCell>
+                    <TableCell>
+                      {r.evaluationProvider ? (
+                        <Link component="button" onClick={() => setBio(r.evaluationProvider)} data-testid="request-provider">
+                          {r.evaluationProvider.firstName} {r.evaluationProvider.lastName}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</TableCell>
+                    <TableCell sx={{ maxWidth: 280 }}>
+                      {r.note && <Typography variant="body2">{r.note}</Typography>}
+                      {r.facilityNote && <Typography variant="caption" display="block">Facility ({r.facilityNote.authorName}): {r.facilityNote.value}</Typography>}
+                      {r.itpNote && !isProvider && <Typography variant="caption" display="block">ITP ({r.itpNote.authorName}): {r.itpNote.value}</Typography>}
+                      {r.reason && <Typography variant="caption" display="block" color="text.secondary">Reason: {r.reason}</Typography>}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }} align="right">
+                      {!closed && canEditRequest(role, r) && (
+                        <Button size="small" onClick={() => setEditing(r)} data-testid="request-edit">
+                          Edit
+                        </Button>
+                      )}
+                      {!closed && canCancelRequest(role, r) && (
+                        <Button size="small" color="error" onClick={() => setCancelling(r)} data-testid="request-cancel">
+                          Cancel
+                        </Button>
+                      )}
+                      {!closed && mine && r.status === 'InProgress' && (
+                        <>
+                          <Button size="small" onClick={() => setNotReady(r)} data-testid="request-not-ready">
+                            Not ready
+                          </Button>
+                          <Button size="small" variant="contained" onClick={() => startEvaluation(r)} data-testid="request-evaluation">
+                            {r.evaluationStarted ? 'Continue evaluation' : 'Start evaluation'}
+                          </Button>
+                        </>
+                      )}
+                      {mine && r.status === 'Completed' && (
+                        <Button size="small" onClick={() => navigate(`/cases/${caseRecord.id}/requests/${r.id}/evaluation`)} data-testid="request-evaluation-view">
+                          Evaluation
+                        </Button>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+      {editing && (
+        <RequestDialog
+          caseRecord={caseRecord}
+          request={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(created) => {
+            notify(created ? 'Request created' : 'Request updated', { type: 'success' });
+            setEditing(null);
+            onChanged();
+          }}
+          onError={(e) => {
+            const fields = errors.handle(e);
+            if (!fields) setEditing(null);
+            return fields;
+          }}
+        />
+      )}
+      <ReasonDialog
+        open={!!cancelling}
+        title="Cancel request"
+        submitLabel="Cancel request"
+        testId="request-cancel-dialog"
+        onClose={() => setCancelling(null)}
+        onSubmit={async (reason) => {
+          try {
+            await caseApi.cancelRequest(cancelling!.id, reason);
+            notify('Request cancelled', { type: 'success' });
+            setCancelling(null);
+            onChanged();
+          } catch (e) {
+            setCancelling(null);
+            errors.handle(e);
+          }
+        }}
+      />
+      <ReasonDialog
+        open={!!notReady}
+        title="Not ready for evaluation"
+        submitLabel="Send"
+        testId="request-not-ready-dialog"
+        onClose={() => setNotReady(null)}
+        onSubmit={async (reason) => {
+          try {
+            await caseApi.notReady(notReady!.id, reason);
+            setNotReady(null);
+            notify('The request was marked as not ready for evaluation', { type: 'success' });
+            navigate('/dashboard');
+          } catch (e) {
+            setNotReady(null);
+            errors.handle(e);
+          }
+        }}
+      />
+      <Dialog open={!!bio} onClose={() => setBio(null)} data-testid="provider-biography">
+        <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+          <Avatar src={bio?.avatar ?? undefined}>{bio?.firstName?.[0]}</Avatar>
+          {bio?.firstName} {bio?.lastName}
+        </DialogTitle>
+        <DialogContent>
+          {bio?.type && <Typography variant="subtitle2">{bio.type}</Typography>}
+          <Typography sx={{ whiteSpace: 'pre-wrap' }}>{bio?.biography || 'No biography.'}</Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setBio(null)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+      {errors.dialog}
+    </Card>
+  );
+}
+
+/** New request / edit request: type (from GET requests/types), provider (credentialed, accepting the age), note. */
+function RequestDialog({
+  caseRecord,
+  request,
+  onClose,
+  onSaved,
+  onError,
+}: {
+  caseRecord: CaseCardProps['caseRecord'];
+  request: CaseRequest | null;
+  onClose: () => void;
+  onSaved: (created: boolean) => void;
+  onError: (e: unknown) => Record<string, string> | null;
+}) {
+  const [types, setTypes] = useState<string[]>(request ? [request.type] : []);
+  const [providers, setProviders] = useState<ProviderOption[]>([]);
+  const [type, setType] = useState(request?.type ?? '');
+  const [providerId, setProviderId] = useState<number | ''>(request?.evaluationProviderId ?? '');
+  const [note, setNote] = useState(request?.note ?? '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const { ability } = useSession();
+  const isItp = ability.can('update', 'CaseStatus');
+  useEffect(() => {
+    caseApi
+      .requestTypes(caseRecord.id)
+      .then((t) => setTypes(request && !t.includes(request.type) ? [request.type, ...t] : t))
+      .catch(() => undefined);
+    caseApi
+      .providers(caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth)
+      .then(setProviders)
+      .catch(() => undefined);
+  }, [caseRecord.id, caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth, request]);
+  const submit = async () => {
+    const body = { type: type || null, evaluationProviderId: type === 'PlacementOnly' || providerId === '' ? null : providerId, note };
+    const problems = schemaProblems(request ? 'requestUpdate' : 'requestCreate', body);
+    if (isItp && type && type !== 'PlacementOnly' && providerId === '') problems.evaluationProviderId ??= 'This field is required';
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      if (request) await caseApi.updateRequest(caseRecord.id, request.id, body);
+      else await caseApi.createRequest(caseRecord.id, body);
+      onSaved(!request);
+    } catch (e) {
+      if (isCodedError(e) && e.code === 'INV.CASE.HAS.ACTIVE.REQUEST') {
+        onError(e);
+        return;
+      }
+      const fields = onError(e);
+      if (fields) setErrors(fields);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <FormDialog open title={request ? 'Edit request' : 'New request'} testId="request-dialog" busy={busy} onClose={onClose} onSubmit={submit}>
+      <TextField
+        select
+        label="Request type"
+        required
+        value={type}
+        onChange={(e) => setType(e.target.value)}
+        error={!!errors.type}
+        helperText={errors.type}
+        SelectProps={{ SelectDisplayProps: { 'data-testid': 'request-type' } as any }}
+      >
+        {types.map((t) => (
+          <MenuItem key={t} value={t}>
+            {enumLabel(t)}
+          </MenuItem>
+        ))}
+      </TextField>
+      {type !== 'PlacementOnly' && (
+        <TextField
+          select
+          label="Evaluation provider"
+          required={isItp}
+          value={providerId}
+          onChange={(e) => setProviderId(e.target.value === '' ? '' : Number(e.target.value))}
+          error={!!errors.evaluationProviderId}
+          helperText={errors.evaluationProviderId ?? (providers.length === 0 ? 'No credentialed provider accepts this patient' : undefined)}
+          SelectProps={{ SelectDisplayProps: { 'data-testid': 'request-provider-select' } as any }}
+        >
+          {!isItp && <MenuItem value="">Any provider</MenuItem>}
+          {providers.map((p) => (
+            <MenuItem key={p.id} value={p.id}>
+              {p.firstName} {p.lastName}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      <Box>
+        <NoteField label="Note" value={note} onChange={setNote} error={errors.note} testId="request-note" />
+      </Box>
+    </FormDialog>
+  );
+}
+
+export const hasActiveRequest = (requests: CaseRequest[]) => requests.some((r) => isActiveRequestStatus(r.status));

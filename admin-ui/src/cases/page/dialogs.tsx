@@ -1,0 +1,146 @@
+import { useState, type ReactNode } from 'react';
+import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { validatePayload } from '../../common/schemaValidation';
+import type { SchemaName } from '@crisis/forms';
+
+/** field → message of the shared schema's problems (spec 01 §5), shown under each field. */
+export function schemaProblems(name: SchemaName, payload: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of validatePayload(name, payload)) if (e.field && !out[e.field]) out[e.field] = e.message;
+  return out;
+}
+
+/** A dialog with a title, content and Cancel / submit buttons; the submit shows a spinner while busy. */
+export function FormDialog(props: {
+  open: boolean;
+  title: string;
+  testId: string;
+  submitLabel?: string;
+  busy?: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} fullWidth maxWidth="sm" data-testid={props.testId}>
+      <DialogTitle>{props.title}</DialogTitle>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>{props.children}</DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose} disabled={props.busy} data-testid={`${props.testId}-cancel`}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          onClick={props.onSubmit}
+          disabled={props.busy}
+          data-testid={`${props.testId}-submit`}
+          startIcon={props.busy ? <CircularProgress size={16} /> : undefined}
+        >
+          {props.submitLabel ?? 'Save'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** A yes/no confirmation. */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  busy?: boolean;
+  testId: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} data-testid={props.testId}>
+      <DialogTitle>{props.title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText component="div">{props.message}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose} disabled={props.busy}>
+          Cancel
+        </Button>
+        <Button variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid={`${props.testId}-confirm`}>
+          {props.confirmLabel ?? 'Confirm'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** An information dialog with one OK button (blocked actions, coded errors a screen handles). */
+export function MessageDialog(props: { content: { title: string; message: ReactNode } | null; onClose: () => void; testId?: string }) {
+  return (
+    <Dialog open={!!props.content} onClose={props.onClose} data-testid={props.testId ?? 'case-message-dialog'}>
+      <DialogTitle>{props.content?.title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText component="div">{props.content?.message}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button variant="contained" onClick={props.onClose} data-testid="case-message-dialog-ok">
+          OK
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** A large-text field (note, reason) with its error. */
+export function NoteField(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  required?: boolean;
+  testId: string;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      required={props.required}
+      error={!!props.error}
+      helperText={props.error}
+      multiline
+      minRows={3}
+      fullWidth
+      inputProps={{ 'data-testid': props.testId, maxLength: 6000 }}
+    />
+  );
+}
+
+/** A dialog asking for a reason (cancel a request, not ready for evaluation). */
+export function ReasonDialog(props: {
+  open: boolean;
+  title: string;
+  testId: string;
+  submitLabel?: string;
+  onClose: () => void;
+  onSubmit: (reason: string) => Promise<void>;
+}) {
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const problems = schemaProblems('requestReason', { reason });
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      await props.onSubmit(reason);
+      setReason('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <FormDialog open={props.open} title={props.title} testId={props.testId} submitLabel={props.submitLabel} busy={busy} onClose={props.onClose} onSubmit={submit}>
+      <NoteField label="Reason" value={reason} onChange={setReason} error={errors.reason} required testId={`${props.testId}-reason`} />
+    </FormDialog>
+  );
+}

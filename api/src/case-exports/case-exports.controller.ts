@@ -1,0 +1,203 @@
+import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'stream';
+import { AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
+import { AuditService } from '../audit/audit.service';
+import { CodedError, invalid } from '../common/coded-error';
+import { requestContext } from '../common/request-context';
+import { parseId } from '../facilities/list-params';
+import { CasesService } from '../cases/cases.service';
+import { CaseExportsService, type PdfExportOptions } from './case-exports.service';
+import { isTimeZone } from './pdf-layout';
+
+const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
+
+/** 'true'/'1' → true, 'false'/'0'/'' → false; anything else is left for the schema to refuse. */
+function queryBoolean(raw: unknown): unknown {
+  const v = one(raw);
+  if (v === undefined || v === '' || v === 'false' || v === '0') return v === undefined ? undefined : false;
+  if (v === 'true' || v === '1') return true;
+  return v;
+}
+
+/** fileIds=1&fileIds=2 or fileIds=1,2 → [1, 2]; non-numbers stay strings for the schema to refuse. */
+function queryIds(raw: unknown): unknown {
+  if (raw === undefined) return undefined;
+  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return parts.map((s) => (/^\d{1,10}$/.test(s) ? Number(s) : s));
+}
+
+function parseTimeZone(raw: unknown): string {
+  const tz = String(one(raw) ?? 'UTC') || 'UTC';
+  if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
+  return tz;
+}
+
+/** Parses the export options of GET /{id}/pdf with the casePdfExport schema (forms/). */
+export function parsePdfExportQuery(query: Record<string, unknown>): PdfExportOptions {
+  const data = normalizeInput({
+    includeEvaluations: queryBoolean(query.includeEvaluations),
+    includeCaseNotes: queryBoolean(query.includeCaseNotes),
+    includePatientFiles: queryBoolean(query.includePatientFiles),
+    fileIds: queryIds(query.fileIds),
+  }) as Record<string, any>;
+  const errors = validate('casePdfExport', data);
+  if (errors.length) {
+    const onlyCheckbox = errors.every((e) => e.key === 'atLeastOneCheckbox');
+    throw new CodedError(400, ErrorCode.Invalid, undefined, errors, onlyCheckbox ? AT_LEAST_ONE_CHECKBOX_MESSAGE : undefined);
+  }
+  return {
+    includeEvaluations: data.includeEvaluations === true,
+    includeCaseNotes: data.includeCaseNotes === true,
+    includePatientFiles: data.includePatientFiles === true,
+    fileIds: Array.isArray(data.fileIds) && data.fileIds.length ? data.fileIds : null,
+  };
+}
+
+/**
+ * Exports of a case (spec 01 §2 export to PDF, §3 activity report, §6 summary PDF, §7): the case
+ * PDF, the summary PDF, the notes PDF and the activity report as PDF and CSV. Every route is scoped
+ * to the cases the user may open and audited as a read of patient data (Case.Export.<kind>).
+ */
+@ApiTags('cases')
+@Controller('api/cases')
+export class CaseExportsController {
+  constructor(
+    private readonly exports: CaseExportsService,
+    private readonly cases: CasesService,
+    private readonly audit: AuditService,
+  ) {}
+
+  private async audited(
+    kind: string,
+    req: FastifyRequest,
+    user: UserContext,
+    caseId: number,
+    extra: Record<string, unknown>,
+    produce: () => Promise<{ stream: Readable; patientId: number; facilityId: number }>,
+    file: { name: string; type: string },
+  ): Promise<StreamableFile> {
+    const ctx = requestContext.getStore();
+    const base = {
+      mainAction: `Case.Export.${kind}`,
+      kind: 'Read',
+      user,
+      method: 'GET',
+      path: req.url.split('?')[0],
+      correlationId: ctx?.correlationId,
+    };
+    try {
+      const { stream, patientId, facilityId } = await produce();
+      await this.audit.record({ ...base, success: true, statusCode: 200, values: { caseId, patientId, facilityId, ...extra }, facilityId });
+      return new StreamableFile(stream, { type: file.type, disposition: `attachment; filename="${file.name}"` });
+    } catch (err) {
+      const status = err instanceof CodedError ? err.status : 500;
+      await this.audit.record({ ...base, success: false, statusCode: status, values: { caseId, ...extra } }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  @Get(':id/pdf')
+  @CheckAbility('read', 'Case')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery({ name: 'includeEvaluations', required: false, type: Boolean })
+  @ApiQuery({ name: 'includeCaseNotes', required: false, type: Boolean })
+  @ApiQuery({ name: 'includePatientFiles', required: false, type: Boolean })
+  @ApiQuery({ name: 'fileIds', required: false, description: 'Patient file ids to append (repeated or comma separated); all visible files when absent' })
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended' })
+  @ApiBadRequestResponse({ description: "INV 'Please check at least one checkbox' when nothing is ticked; INV fileIds for files not of this case" })
+  @ApiForbiddenResponse({ description: 'FRBD: case out of scope, or patient files without read PatientFile' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async casePdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const options = parsePdfExportQuery(query);
+    const timeZone = parseTimeZone(query.tz);
+    await this.cases.findInScope(user, caseId);
+    if (options.includePatientFiles && !ability.can('read', 'PatientFile')) throw new CodedError(403, ErrorCode.Forbidden);
+    if (options.includeCaseNotes && !ability.can('read', 'CaseNote')) throw new CodedError(403, ErrorCode.Forbidden);
+    const extra = { ...options };
+    return this.audited('Pdf', req, user, caseId, extra, async () => {
+      const r = await this.exports.casePdf(user, caseId, options, {
+        hiddenNotes: ability.can('read', 'HiddenCaseNote'),
+        hiddenFiles: ability.can('read', 'HiddenPatientFile'),
+        files: true,
+      }, timeZone);
+      if ('unknownFiles' in r) throw invalid([{ field: 'fileIds', key: 'unknown', message: 'Unknown patient file' }]);
+      return r;
+    }, { name: `case-${caseReference(caseId).slice(1)}.pdf`, type: 'application/pdf' });
+  }
+
+  @Get(':id/summary/pdf')
+  @CheckAbility('access', 'SummaryPdf')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment case-<000123>-summary.pdf: one page with patient, dates, source, status history, recommendation, outcome' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async summaryPdf(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const timeZone = parseTimeZone(tz);
+    await this.cases.findInScope(user, caseId);
+    return this.audited('SummaryPdf', req, user, caseId, {}, () => this.exports.summaryPdf(user, caseId, timeZone), {
+      name: `case-${caseReference(caseId).slice(1)}-summary.pdf`,
+      type: 'application/pdf',
+    });
+  }
+
+  @Get(':id/notes/pdf')
+  @CheckAbility('read', 'CaseNote')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment case-<000123>-notes.pdf: the case notes the user may read, with author and time' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async notesPdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const timeZone = parseTimeZone(tz);
+    await this.cases.findInScope(user, caseId);
+    return this.audited('NotesPdf', req, user, caseId, {}, () => this.exports.notesPdf(user, caseId, ability.can('read', 'HiddenCaseNote'), timeZone), {
+      name: `case-${caseReference(caseId).slice(1)}-notes.pdf`,
+      type: 'application/pdf',
+    });
+  }
+
+  @Get(':id/activity/report/pdf')
+  @CheckAbility('read', 'Case')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async activityPdf(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const timeZone = parseTimeZone(tz);
+    await this.cases.findInScope(user, caseId);
+    return this.audited('ActivityReportPdf', req, user, caseId, {}, () => this.exports.activityReportPdf(user, caseId, timeZone), {
+      name: `case-${caseReference(caseId).slice(1)}-activity.pdf`,
+      type: 'application/pdf',
+    });
+  }
+
+  @Get(':id/activity/report/csv')
+  @CheckAbility('read', 'Case')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  async activityCsv(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const timeZone = parseTimeZone(tz);
+    await this.cases.findInScope(user, caseId);
+    return this.audited('ActivityReportCsv', req, user, caseId, {}, () => this.exports.activityReportCsv(user, caseId, timeZone), {
+      name: `case-${caseReference(caseId).slice(1)}-activity.csv`,
+      type: 'text/csv; charset=utf-8',
+    });
+  }
+}

@@ -1,0 +1,65 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { InjectConnection } from '@nestjs/sequelize';
+import { Sequelize } from 'sequelize-typescript';
+import type { UserContext } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { CasesService } from '../cases/cases.service';
+import { parseId } from '../facilities/list-params';
+import { select } from '../reference/reference-sql';
+
+interface ReferringDivision {
+  divisionId: number;
+  divisionName: string;
+  facilityId: number;
+  facilityName: string;
+}
+
+const DIVISION = {
+  type: 'object',
+  properties: { divisionId: { type: 'integer' }, divisionName: { type: 'string' }, facilityId: { type: 'integer' }, facilityName: { type: 'string' } },
+};
+
+/**
+ * What the close / change-outcome dialogs of the case page offer (spec 01 §4, §5 "Status change
+ * and close"): the divisions that accepted the patient (the picker is preselected when exactly one
+ * exists) and every active Referring division of an active facility to choose from.
+ */
+@ApiTags('cases')
+@Controller('api/cases')
+export class CasePageController {
+  constructor(
+    private readonly cases: CasesService,
+    @InjectConnection() private readonly sequelize: Sequelize,
+  ) {}
+
+  @Get(':id/close-options')
+  @CheckAbility('update', 'CaseStatus')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({
+    description: '{ accepted, referring }: accepted divisions of the case, and every active Referring division, by facility and division name',
+    schema: { type: 'object', properties: { accepted: { type: 'array', items: DIVISION }, referring: { type: 'array', items: DIVISION } } },
+  })
+  async closeOptions(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    const columns = `d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName"`;
+    const [accepted, referring] = await Promise.all([
+      select<ReferringDivision>(
+        this.sequelize,
+        `SELECT ${columns} FROM case_referring_access a JOIN divisions d ON d.id = a.division_id JOIN facilities f ON f.id = d.facility_id
+          WHERE a.case_id = $1 AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL AND d.type = 'Referring'
+          ORDER BY f.name, d.name`,
+        [caseId],
+      ),
+      select<ReferringDivision>(
+        this.sequelize,
+        `SELECT ${columns} FROM divisions d JOIN facilities f ON f.id = d.facility_id
+          WHERE d.type = 'Referring' AND d.is_active AND f.is_active ORDER BY f.name, d.name`,
+        [],
+      ),
+    ]);
+    return { accepted, referring };
+  }
+}

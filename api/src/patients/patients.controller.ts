@@ -1,0 +1,151 @@
+import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { CaseSourceDetailsInput, PatientInput, UserContext } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { AuditAction } from '../audit/audit.interceptor';
+import { afterCommit } from '../common/after-commit';
+import { invalid } from '../common/coded-error';
+import { contentRange } from '../common/list-query';
+import { ApiSchemaBody } from '../common/openapi';
+import { schema } from '../common/validation.pipe';
+import { checkFilter, parseId } from '../facilities/list-params';
+import { CaseCommandsService } from '../cases/case-commands.service';
+import { CasesService } from '../cases/cases.service';
+import { CaseSourceService } from './case-source.service';
+import { LOG_PAGE_SIZE, PatientsService } from './patients.service';
+
+/** One query parameter as a string (Fastify gives arrays for repeated keys). */
+const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+/** A 1-based page number from the query (default 1). */
+export function parsePage(raw: unknown): number {
+  const v = one(raw);
+  if (v === undefined || v === '') return 1;
+  const s = String(v);
+  if (!/^\d{1,6}$/.test(s) || Number(s) < 1) throw invalid([{ field: 'page', key: 'invalid', message: 'Must be a positive integer' }]);
+  return Number(s);
+}
+
+/** The patient of a case and the case's source details (spec 01 §7 PUT /{id}, PUT /{id}/patient, GET /{id}/patient/logs). */
+@ApiTags('cases')
+@Controller('api/cases')
+export class CasePatientController {
+  constructor(
+    private readonly cases: CasesService,
+    private readonly commands: CaseCommandsService,
+    private readonly patients: PatientsService,
+    private readonly source: CaseSourceService,
+  ) {}
+
+  @Put(':id')
+  @CheckAbility('update', 'Case')
+  @AuditAction('Case.UpdateSource')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('caseSourceDetails')
+  @ApiOkResponse({ description: '{ id, divisionChanged }' })
+  @ApiConflictResponse({
+    description:
+      'INV.CASE.IS.CLOSED; INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS (division change while a request is active); ' +
+      "INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS (payload { providerName }: resubmit with forceUpdate)",
+  })
+  async updateSource(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    const { divisionChanged } = await this.source.update(user, caseId, body);
+    await afterCommit('notify source updated', () =>
+      this.commands.run(user, caseId, { kind: 'recordEvent', event: 'CaseSourceUpdated', payload: { divisionChanged } }),
+    );
+    return { id: caseId, divisionChanged };
+  }
+
+  @Get(':id/source-divisions')
+  @CheckAbility('update', 'Case')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: "Active Source divisions of the case's facility (the source-details division picker)" })
+  async sourceDivisions(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.source.divisionChoices(caseId);
+  }
+
+  @Put(':id/patient')
+  @CheckAbility('update', 'Case')
+  @AuditAction('Case.UpdatePatient')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiSchemaBody('patient')
+  @ApiOkResponse({ description: 'The saved patient' })
+  @ApiConflictResponse({
+    description: 'INV.CASE.IS.CLOSED; INV.PATIENT.LOCKED.WHILE.CONTACTING (payload { field }: veteran flag, date of birth or gender while contacting)',
+  })
+  async updatePatient(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('patient')) body: PatientInput) {
+    const caseId = parseId(id);
+    await this.cases.findInScope(user, caseId);
+    return this.patients.updateCasePatient(user, caseId, body);
+  }
+
+  @Get(':id/patient/logs')
+  @CheckAbility('read', 'PatientLog')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiQuery({ name: 'page', required: false, description: '1-based page of 10 rows' })
+  @ApiOkResponse({ description: '{ rows, total, page, pageSize }: patient changes of this case, newest first (name, oldValue, newValue, changedBy, changedAt)' })
+  async logs(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('page') page: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const caseId = parseId(id);
+    const p = parsePage(page);
+    await this.cases.findInScope(user, caseId);
+    const result = await this.patients.patientLogs(caseId, p);
+    reply.header('Content-Range', contentRange('patient-logs', (p - 1) * LOG_PAGE_SIZE, result.rows.length, result.total));
+    return result;
+  }
+}
+
+/** Patients (spec 01 §7 /api/patients). */
+@ApiTags('patients')
+@Controller('api/patients')
+export class PatientsController {
+  constructor(private readonly patients: PatientsService) {}
+
+  @Get('search')
+  @CheckAbility('read', 'CaseSearchResult')
+  @ApiQuery({ name: 'name', required: false, description: 'part of the first or last name (every word must match)' })
+  @ApiQuery({ name: 'dateOfBirth', required: false, description: 'YYYY-MM-DD' })
+  @ApiOkResponse({ description: 'Up to 50 patients with reference number and last case' })
+  search(@Query() query: Record<string, unknown>) {
+    const name = one(query.name);
+    const dateOfBirth = one(query.dateOfBirth);
+    const q = checkFilter<{ name?: string | null; dateOfBirth?: string | null }>(
+      { name: name === undefined || name === '' ? null : name, dateOfBirth: dateOfBirth === undefined || dateOfBirth === '' ? null : dateOfBirth },
+      'patientSearch',
+    );
+    if (!q.name && !q.dateOfBirth) throw invalid([{ field: 'name', key: 'required', message: 'Enter a name or a date of birth' }]);
+    return this.patients.search(q);
+  }
+
+  @Get(':id')
+  @CheckAbility('access', 'PatientHistory')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'The patient (spec 01 §3 Patient) with referenceNumber (5 digits), createdIn, sourceFacilities, lastCase, tags' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  get(@Param('id') id: string) {
+    return this.patients.get(parseId(id));
+  }
+
+  @Get(':id/history')
+  @CheckAbility('access', 'PatientHistory')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: '{ patient, cases }: every case of the patient (reference, created, status, source facility and division, outcome), newest first' })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  history(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    return this.patients.history(user, parseId(id));
+  }
+
+  @Get(':id/insurances/last')
+  @CheckAbility('read', 'CaseSearchResult')
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: "The insurances of the patient's latest case, in order" })
+  @ApiNotFoundResponse({ description: 'NTFND' })
+  lastInsurances(@Param('id') id: string) {
+    return this.patients.lastInsurances(parseId(id));
+  }
+}

@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support';
+
+/**
+ * Case creation and the case lists (spec 01 §2, §5, §9): a facility user creates a case with one
+ * insurance for a brand-new patient and finds it in her /cases list; an ITP coordinator then
+ * searches the same patient, sees it with its last case and is stopped by the active-case dialog
+ * showing the ER line.
+ */
+const SHOTS = process.env.CASE_SHOTS_DIR ?? '/tmp/shots-cases';
+mkdirSync(SHOTS, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+// Letters only: names are capitalised on the way in.
+const run = Date.now().toString(36).replace(/\d/g, '').toUpperCase().slice(0, 6) || 'X';
+const FIRST = `Case${run.toLowerCase()}`;
+const LAST = 'Journey';
+const DOB = '1985-04-12';
+const first = FIRST.charAt(0).toUpperCase() + FIRST.slice(1);
+
+async function pick(page: Page, testId: string, option: string | RegExp) {
+  await page.getByTestId(testId).getByRole('combobox').click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+test.describe.serial('case creation', () => {
+  let caseId = 0;
+
+  test('a facility user creates a case with an insurance for a new patient', async ({ page }) => {
+    page.on('pageerror', (e) => console.log('PAGEERROR', e.stack)); page.on('console', (m) => m.type() === 'error' && console.log('CONSOLE', m.text().slice(0, 800)));
+    await page.setViewportSize({ width: 1356, height: 900 });
+    await signIn(page, 'er@tampageneral.example.org', '/cases/create/search');
+
+    // Tampa Bay General is EHR-integrated: the ids are required with the spec's messages.
+    await page.getByTestId('search-next').click();
+    await expect(page.getByText('Patient EPIC ID or MRN is required')).toBeVisible();
+    await expect(page.getByText('Patient Encounter ID is required')).toBeVisible();
+    await shot(page, '01-search-errors');
+
+    await page.getByTestId('search-patient-epic-id').locator('input').fill(`E2E-${run}`);
+    await page.getByTestId('search-encounter-id').locator('input').fill(`ENC-${run}`);
+    await page.getByTestId('search-first-name').locator('input').fill(`  ${FIRST.toLowerCase()} `);
+    await page.getByTestId('search-last-name').locator('input').fill(LAST.toLowerCase());
+    await page.getByTestId('search-dob').locator('input').fill(DOB);
+    await shot(page, '02-search-filled');
+    await page.getByTestId('search-next').click();
+
+    // No match: straight to the creation form, names trimmed and capitalised.
+    await page.waitForURL((u) => u.pathname === '/cases/create');
+    await expect(page.getByTestId('patient-first-name').locator('input')).toHaveValue(first);
+    await expect(page.getByTestId('patient-last-name').locator('input')).toHaveValue(LAST);
+    await expect(page.getByTestId('patient-dob').locator('input')).toHaveValue(DOB);
+
+    await pick(page, 'patient-gender', 'Female');
+    await page.getByTestId('patient-phone').locator('input').fill('8135550123');
+    await page.getByTestId('patient-veteran').locator('input').check();
+    await expect(page.getByTestId('patient-ssn')).toBeVisible();
+    await page.getByTestId('patient-veteran').locator('input').uncheck();
+    await expect(page.getByTestId('patient-ssn')).toHaveCount(0);
+    await page.getByTestId('patient-homeless').locator('input').check();
+    await expect(page.getByTestId('homeless-warning')).toBeVisible();
+    await page.getByTestId('patient-street').locator('input').fill('12 Bayshore Blvd');
+    await page.getByTestId('patient-city').locator('input').fill('Tampa');
+    await pick(page, 'patient-state', 'Florida (FL)');
+    await page.getByTestId('patient-county').locator('input').fill('Hillsborough County');
+    await page.getByTestId('patient-zip').locator('input').fill('33606');
+
+    // One insurance (a payer from the seed).
+    await page.locator('.button-add-insurances').click();
+    await pick(page, 'insurance-payer', 'Aetna');
+    await page.getByTestId('insurance-id').locator('input').fill(`AET-${run}`);
+    await shot(page, '03-create-patient-tab');
+
+    await page.getByTestId('create-next').click();
+    await expect(page.getByTestId('create-case-tab')).toBeVisible();
+    // The division is fixed to the user's own; the EHR ids come from the search.
+    await expect(page.getByTestId('case-source-division-fixed').locator('input')).toHaveValue('Emergency Department');
+    await expect(page.getByTestId('case-patient-epic-id').locator('input')).toHaveValue(`E2E-${run}`);
+
+    await page.getByTestId('create-save').click();
+    await expect(page.getByText('This field is required').first()).toBeVisible();
+    await page.getByTestId('case-contact-phone').locator('input').fill('8135550199');
+    await page.getByTestId('case-rn').locator('input').fill('Nurse Rivera');
+    await pick(page, 'case-request-type', 'Assessment');
+    await page.getByTestId('case-request-note').locator('textarea').first().fill('Patient agitated, needs an assessment.');
+    await shot(page, '04-create-case-tab');
+
+    await page.getByTestId('create-save').click();
+    await page.waitForURL((u) => /^\/cases\/\d+$/.test(u.pathname), { timeout: 30_000 });
+    caseId = Number(new URL(page.url()).pathname.split('/').pop());
+    expect(caseId).toBeGreaterThan(0);
+    await expect(page.getByText('Case created')).toBeVisible();
+    await shot(page, '05-case-created');
+
+    // The new case is in her case list (facility table).
+    await page.goto('/cases');
+    const row = page.getByTestId('case-table').locator('tr', { hasText: `${first} ${LAST}` });
+    await expect(row).toBeVisible({ timeout: 20_000 });
+    await expect(row).toContainText('Assessment');
+    await shot(page, '06-facility-case-list');
+    await row.click();
+    await page.waitForURL((u) => u.pathname === `/cases/${caseId}`);
+  });
+
+  test('an ITP coordinator finds the patient and is stopped by the active-case dialog', async ({ page }) => {
+    expect(caseId).toBeGreaterThan(0);
+    await page.setViewportSize({ width: 1356, height: 900 });
+    await signIn(page, 'coordinator@itp.example.org', '/cases');
+    await expect(page.getByTestId('case-table')).toBeVisible({ timeout: 20_000 });
+    await shot(page, '07-itp-case-list');
+
+    await page.getByTestId('case-create').click();
+    await page.waitForURL((u) => u.pathname === '/cases/create/search');
+    await page.getByTestId('search-first-name').locator('input').fill(first);
+    await page.getByTestId('search-last-name').locator('input').fill(LAST);
+    await page.getByTestId('search-dob').locator('input').fill(DOB);
+    await page.getByTestId('search-next').click();
+
+    await page.waitForURL((u) => u.pathname === '/cases/create/search/result');
+    await expect(page.getByTestId('search-result-message')).toContainText('One patient');
+    const row = page.getByTestId('search-result-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(`${first} ${LAST}`);
+    await expect(row.getByTestId('search-result-last-case')).toHaveText(`#${String(caseId).padStart(6, '0')}`);
+    await expect(row).toContainText('04/12/1985');
+
+    // A patient must be chosen.
+    await page.getByTestId('result-continue').click();
+    await expect(page.getByTestId('patient-required')).toBeVisible();
+    await shot(page, '08-search-result');
+
+    await row.click();
+    await page.getByTestId('result-continue').click();
+    const dialog = page.getByTestId('active-case-dialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('contact the ITP team');
+    await expect(page.getByTestId('active-case-er-line')).toHaveText('(800) 555-0100');
+    await shot(page, '09-active-case-dialog');
+    await page.getByTestId('active-case-ok').click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/cases\/create\/search\/result/);
+  });
+});
