@@ -82,6 +82,8 @@ async function main() {
     extraEnv: {
       CLAIM_SWEEP_TEST: '1',
       CLAIM_DEFAULT_SECONDS: '3',
+      // A division claim lapses quickly, so the call log's overdue flow is testable.
+      DIVISION_CLAIM_SECONDS: '4',
       LOCKOUT_MAX_FAILURES: '5',
     },
     logToFiles: true,

@@ -30,6 +30,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { SecurityModule } from './security/security.module';
 import { IpAllowListGuard } from './security/ip-allow-list.guard';
 import { CasesModule } from './cases/cases.module';
+import { PlacementModule } from './placement/placement.module';
 import { PatientsModule } from './patients/patients.module';
 import { CaseInsuranceModule } from './case-insurance/case-insurance.module';
 import { CasePageModule } from './case-page/case-page.module';
@@ -53,6 +54,7 @@ import { MedicalInformationModule } from './medical-information/medical-informat
     SecurityModule,
     OrganizationsModule,
     CasesModule,
+    PlacementModule,
     PatientsModule,
     CaseInsuranceModule,
     CasePageModule,

@@ -43,6 +43,8 @@ export type Subject =
   | 'SummaryPdf'
   | 'PatientLog'
   | 'PatientHistory'
+  | 'Placement'
+  | 'PlacementLog'
   | 'PastCases'
   | 'ProviderCases'
   | 'UnlockUsers'
@@ -169,4 +171,8 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   if (itp || role === UserType.FacilityAdmin) can('access', 'SummaryPdf');
   if (itp || sourceSide) can('read', 'PatientLog');
   if (itp) can('access', 'PatientHistory');
+  // Placement (spec 02 §6): coordinators work the placements and the call log; the logs and their
+  // exports are also for facility admins and users.
+  if (itpStaff) can('manage', 'Placement');
+  if (itpStaff || facility) can('read', 'PlacementLog');
 }

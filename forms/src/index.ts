@@ -11,3 +11,4 @@ export * from './abilities';
 export * from './user-context';
 export * from './navigation';
 export * from './cases';
+export * from './placement';

@@ -8,6 +8,7 @@ import { changePasswordSchema } from './schemas/auth';
 import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
+import * as placementSchemas from './placement/schemas';
 import { profileSchema, setPasswordRules, setPasswordSchema, smsNotificationsStartRules, smsNotificationsStartSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
@@ -155,6 +156,14 @@ export const SCHEMAS = {
   patientFileMeta: { schema: caseSchemas.patientFileMetaSchema },
   casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
+  // Placement (spec 02 §5): forms/src/placement/schemas.ts
+  callLogSubmit: { schema: placementSchemas.callLogSubmitSchema, rules: placementSchemas.callLogSubmitRules },
+  callLogDraft: { schema: placementSchemas.callLogDraftSchema },
+  placementGenerate: { schema: placementSchemas.placementGenerateSchema },
+  placementTaskCreate: { schema: placementSchemas.placementTaskCreateSchema },
+  divisionClaim: { schema: placementSchemas.divisionClaimSchema },
+  callsCardFilter: { schema: placementSchemas.callsCardFilterSchema },
+  placementLogFilter: { schema: placementSchemas.placementLogFilterSchema, rules: placementSchemas.placementLogFilterRules },
 } satisfies Record<string, { schema: object; rules?: Rules }>;
 export type SchemaName = keyof typeof SCHEMAS;
 

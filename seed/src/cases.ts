@@ -193,6 +193,19 @@ export async function seedCaseWorld(db: Client): Promise<{ cases: number }> {
       [kase!.id, c.request.type, c.request.status, c.request.provider ? (provider?.id ?? null) : null, division, coordinator?.id ?? null],
     );
     await db.query('INSERT INTO medical_information (case_id) VALUES ($1)', [kase!.id]);
+    if (c.recommendation && ['LocatingServices_ContactingServiceOrganization', 'ServicesLocated_WaitingForConfirmation', 'Closed'].includes(status)) {
+      // The demo's placements: the best-scored divisions of the recommended type (the workflow's
+      // matching generates them for real cases).
+      await db.query(
+        `INSERT INTO placement_tasks (case_id, division_id, facility_id, origin, reasons, rank, created_at)
+         SELECT $1, d.id, d.facility_id, 'generated', ARRAY[replace(d.referring_type, 'MentalHealth', 'Mental Health ') || ' division'],
+                row_number() OVER (ORDER BY d.score DESC NULLS LAST, d.id), ${startedAt(c.path.indexOf('LocatingServices_ContactingServiceOrganization'))}
+           FROM divisions d JOIN facilities f ON f.id = d.facility_id
+          WHERE d.type = 'Referring' AND d.is_active AND f.is_active AND d.referring_type = $2
+          ORDER BY d.score DESC NULLS LAST, d.id LIMIT 5`,
+        [kase!.id, c.recommendation.main],
+      );
+    }
     if (c.acceptedBy) {
       const accepted = await divisionId(c.acceptedBy.facility, c.acceptedBy.division);
       if (accepted) {

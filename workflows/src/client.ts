@@ -11,6 +11,8 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
+  callbackChangedSignal,
+  callbackWorkflowId,
   caseCommandUpdate,
   caseWorkflowId,
   claimStateQuery,
@@ -24,7 +26,7 @@ import {
   type CaseCommandFailureDetails,
   type CaseCommandResult,
 } from './definitions';
-import type { caseLifecycleWorkflow, claimLeaseWorkflow } from './workflows';
+import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow } from './workflows';
 
 export * from './definitions';
 export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
@@ -163,4 +165,31 @@ export function caseCommandFailure(err: unknown): { code: string; message: strin
     cause = (cause as { cause?: unknown }).cause;
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placement callbacks
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Sets (or, with null, cancels) the follow-up timer of a placement task: signal-with-start, so a
+ * task without a running timer gets one. The task row already holds the new callback time.
+ */
+export async function setCallbackTimer(client: Client, taskId: number, callbackAt: string | null, options?: StartOptions): Promise<void> {
+  if (!callbackAt) {
+    try {
+      await client.workflow.getHandle(callbackWorkflowId(taskId)).signal(callbackChangedSignal, { callbackAt: null });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    return;
+  }
+  await client.workflow.signalWithStart<typeof callbackTimerWorkflow, [{ callbackAt: string | null }]>('callbackTimerWorkflow', {
+    workflowId: callbackWorkflowId(taskId),
+    taskQueue: taskQueueOf(options),
+    args: [{ taskId, callbackAt }],
+    signal: callbackChangedSignal,
+    signalArgs: [{ callbackAt }],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
 }

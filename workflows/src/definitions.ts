@@ -108,12 +108,23 @@ export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?
   | { kind: 'patientAccepted'; divisionId: number }
   /** Sent once after the API created the case: raises the notifications of its first request. */
   | { kind: 'announceCreated' }
+  /** "Add tasks": up to `count` more placement tasks for the best-fitting divisions (spec 02 §2). */
+  | { kind: 'generateTasks'; count: number; notes?: string | null }
+  /** A single division added to the placements by hand. */
+  | { kind: 'addTask'; divisionId: number }
   /** Something was added to or changed on the case (already committed): raises its notifications. */
   | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
 );
 
 /** Changes made outside the workflow whose notifications the workflow raises (spec 02 §3 types). */
-export type CaseEvent = 'VitalsAdded' | 'CaseNoteAdded' | 'CaseNoteUpdated' | 'PatientFileUpdated' | 'CaseSourceUpdated' | 'CaseSourceUpdatedToOldDivision';
+export type CaseEvent =
+  | 'VitalsAdded'
+  | 'CaseNoteAdded'
+  | 'CaseNoteUpdated'
+  | 'PatientFileUpdated'
+  | 'CaseSourceUpdated'
+  | 'CaseSourceUpdatedToOldDivision'
+  | 'GrantedAccessSpecified';
 export type CaseCommandKind = CaseCommand['kind'];
 
 /** The workflow's view of a case (the row in `cases` is the truth). */
@@ -132,6 +143,8 @@ export interface CaseState {
 export interface CaseCommandResult {
   state: CaseState;
   requestId?: number;
+  /** Placement tasks the command created. */
+  taskIds?: number[];
   /** Users who got an in-app notification (the API tells them on the live channel). */
   notifiedUserIds?: number[];
 }
@@ -144,3 +157,19 @@ export interface CaseCommandFailureDetails {
 
 export const caseCommandUpdate = defineUpdate<CaseCommandResult, [CaseCommand]>('caseCommand');
 export const caseStateQuery = defineQuery<CaseState | null>('caseState');
+
+// ---------------------------------------------------------------------------------------------
+// Placement callbacks (spec 02 §4; ARCHITECTURE "Callbacks"): one timer workflow per placement
+// task with a follow-up time, id `callback-<taskId>`.
+// ---------------------------------------------------------------------------------------------
+
+export const callbackWorkflowId = (taskId: number | string) => `callback-${taskId}`;
+
+export interface CallbackTimerArgs {
+  taskId: number;
+  /** ISO instant the task comes due; null = no follow-up (the workflow ends). */
+  callbackAt: string | null;
+}
+
+/** The task's follow-up time changed (a new call, a changed result, an undo): null cancels. */
+export const callbackChangedSignal = defineSignal<[{ callbackAt: string | null }]>('callbackChanged');

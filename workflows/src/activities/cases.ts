@@ -24,6 +24,8 @@ import {
   type NotificationType,
 } from '@crisis/forms/dist/cases';
 import type { RequestType } from '@crisis/forms/dist/enums';
+import { ADD_TASKS_MAX, INITIAL_PLACEMENT_TASKS, PLACEMENT_CASE_STATUSES } from '@crisis/forms/dist/placement';
+import { generatePlacementTasks } from './placement-generation';
 import type { CaseActor, CaseCommand, CaseCommandResult, CaseState } from '../definitions';
 
 export interface CaseCommandError {
@@ -141,7 +143,11 @@ export function createCaseActivities({ pool }: { pool: Pool }) {
         if (!row) refuse('NTFND', 'Requested data not found');
         const applied = await apply(db, row!, command);
         const state = (await stateOf(db, caseId))!;
-        const result: CaseCommandResult = { state, ...(applied.requestId ? { requestId: applied.requestId } : {}) };
+        const result: CaseCommandResult = {
+          state,
+          ...(applied.requestId ? { requestId: applied.requestId } : {}),
+          ...(applied.taskIds ? { taskIds: applied.taskIds } : {}),
+        };
         await db.query('INSERT INTO case_commands (command_id, case_id, kind, result) VALUES ($1, $2, $3, $4)', [
           command.commandId,
           caseId,
@@ -182,6 +188,10 @@ export function createCaseActivities({ pool }: { pool: Pool }) {
              UNION
              SELECT c.provider_id FROM c WHERE 'provider' = ANY($2::text[]) AND c.provider_id IS NOT NULL
              UNION
+             SELECT ud.user_id FROM c JOIN case_referring_access a ON a.case_id = c.id AND a.removed_at IS NULL
+               JOIN user_divisions ud ON ud.division_id = a.division_id JOIN users u ON u.id = ud.user_id AND u.is_active
+              WHERE 'referring' = ANY($2::text[])
+             UNION
              SELECT unnest($3::int[])
            )
            INSERT INTO notifications (user_id, type, case_id, payload, source_key)
@@ -201,6 +211,7 @@ export function createCaseActivities({ pool }: { pool: Pool }) {
 interface Applied {
   notifications: CaseNotification[];
   requestId?: number;
+  taskIds?: number[];
 }
 
 async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<Applied> {
@@ -250,10 +261,17 @@ async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<
             ? { main: command.mainRecommendation ?? null, criteria: command.criteria ?? [], note: command.note ?? null }
             : undefined,
       });
+      let taskIds: number[] | undefined;
+      if (command.status === CaseStatus.Contacting) {
+        // Entering contacting finds the facilities to call; a case that comes back keeps its tasks.
+        const existing = await db.query('SELECT 1 FROM placement_tasks WHERE case_id = $1 LIMIT 1', [c.id]);
+        if (!existing.rows[0]) taskIds = await generatePlacementTasks(db, c.id, { count: INITIAL_PLACEMENT_TASKS, origin: 'generated', actorId: actor.id || null });
+      }
       const payload = { Reason: command.note ?? null };
       if (isOnHold(command.status)) return { notifications: [{ type: 'CaseOnHold', to: ['sourceDivision', 'provider'], payload }] };
       if (command.status === CaseStatus.Contacting)
         return {
+          taskIds,
           notifications: [
             {
               type: 'CaseServices',
@@ -489,10 +507,38 @@ async function apply(db: PoolClient, c: CaseRow, command: CaseCommand): Promise<
       return { notifications: requestCreatedNotifications(r.id, r.type, r.evaluation_provider_id) };
     }
 
+    case 'generateTasks': {
+      if (!PLACEMENT_CASE_STATUSES.includes(c.status)) refuse('INV.CASE.NOT.CONTACTING', 'Tasks are added while contacting service organizations', { status: c.status });
+      const count = Math.max(1, Math.min(ADD_TASKS_MAX, command.count));
+      const taskIds = await generatePlacementTasks(db, c.id, { count, origin: 'added', notes: command.notes, actorId: actor.id || null });
+      return { notifications: [], taskIds };
+    }
+
+    case 'addTask': {
+      if (!PLACEMENT_CASE_STATUSES.includes(c.status)) refuse('INV.CASE.NOT.CONTACTING', 'Tasks are added while contacting service organizations', { status: c.status });
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO placement_tasks (case_id, division_id, facility_id, origin, reasons, rank, created_by,
+                                      is_preferred)
+         SELECT $1, d.id, d.facility_id, 'manual', ARRAY['Added by hand'],
+                (SELECT coalesce(max(rank), 0) + 1 FROM placement_tasks WHERE case_id = $1), $3,
+                EXISTS (SELECT 1 FROM preferred_facilities pf JOIN cases x ON x.id = $1 WHERE pf.facility_id = x.source_facility_id AND pf.preferred_facility_id = d.facility_id)
+           FROM divisions d WHERE d.id = $2 AND d.type = 'Referring' AND d.is_active
+         ON CONFLICT (case_id, division_id) DO NOTHING RETURNING id`,
+        [c.id, command.divisionId, actor.id || null],
+      );
+      if (!rows[0]) {
+        const dup = await db.query('SELECT 1 FROM placement_tasks WHERE case_id = $1 AND division_id = $2', [c.id, command.divisionId]);
+        if (dup.rows[0]) refuse('INV.NOT.UNIQ', 'The division is already in the placements');
+        fieldRefusal({ divisionId: 'notReferring' });
+      }
+      return { notifications: [], taskIds: rows.map((r) => r.id) };
+    }
+
     case 'recordEvent': {
       // ITP staff and the provider hear of what the facility adds, the facility of what ITP adds.
       const fromFacility = !actor.userType.startsWith('IntegratedTelehealthPartners');
-      const to: Audience[] = fromFacility ? ['itp', 'provider'] : ['sourceDivision', 'provider'];
+      // Granted access is news for the referring division that may now open the case.
+      const to: Audience[] = command.event === 'GrantedAccessSpecified' ? ['referring'] : fromFacility ? ['itp', 'provider'] : ['sourceDivision', 'provider'];
       return { notifications: [{ type: command.event, to, payload: command.payload }] };
     }
 
@@ -543,6 +589,9 @@ async function moveTo(db: PoolClient, c: CaseRow, to: string, kind: string, acto
     ],
   );
   const resume = extra.statusToResume === undefined ? c.status_to_resume : extra.statusToResume;
+  // Back from placement to recommendation review (or reopened): the case's tasks are from an earlier round.
+  if ((PLACEMENT_CASE_STATUSES.includes(c.status) && to === CaseStatus.WaitingOnDecision) || kind === 'reopen')
+    await db.query('UPDATE cases SET reworked_at = now() WHERE id = $1', [c.id]);
   await db.query(
     `UPDATE cases SET status = $2, status_to_resume = $3, status_changed_at = now(), version = version + 1, updated_at = now() WHERE id = $1`,
     [c.id, to, resume],

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { createCaseActivities } from './cases';
 import { createClaimActivities } from './claims';
+import { createPlacementActivities } from './placement';
 import { createUserMaintenanceActivities } from './user-maintenance';
 
 export type { ExpireClaimResult } from './claims';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createCaseActivities(deps),
     ...createClaimActivities(deps),
+    ...createPlacementActivities(deps),
     ...createUserMaintenanceActivities(deps),
   };
 }

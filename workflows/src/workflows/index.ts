@@ -7,3 +7,4 @@ export { claimLeaseWorkflow } from './claim-lease';
 export { sweepOverdueClaimsWorkflow } from './claims-sweep';
 export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-maintenance';
 export { caseLifecycleWorkflow } from './case-lifecycle';
+export { callbackTimerWorkflow } from './callback-timer';

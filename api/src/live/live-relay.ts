@@ -1,0 +1,56 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Client } from 'pg';
+import { config } from '../config';
+import { LiveGateway } from './live.gateway';
+
+/** The channel the worker notifies on (workflows/src/activities/placement.ts LIVE_CHANNEL). */
+const LIVE_CHANNEL = 'crisis_live';
+
+/**
+ * Relays live events raised outside the API — by the worker, e.g. a callback coming due — from
+ * PostgreSQL NOTIFY to socket.io rooms. Every API replica listens and emits to its own sockets
+ * only (server.local), so an event reaches each socket once.
+ */
+@Injectable()
+export class LiveRelay implements OnModuleInit, OnApplicationShutdown {
+  private readonly log = new Logger('live-relay');
+  private client?: Client;
+  private stopped = false;
+
+  constructor(private readonly gateway: LiveGateway) {}
+
+  async onModuleInit() {
+    await this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: config.databaseUrl });
+    client.on('notification', (msg) => {
+      try {
+        const { room, event, data } = JSON.parse(msg.payload ?? '{}') as { room?: string; event?: string; data?: unknown };
+        if (room && event) this.gateway.server?.local.to(room).emit(event, data);
+      } catch {
+        /* not ours */
+      }
+    });
+    client.on('error', (err) => {
+      this.log.warn(`listener lost (${err.message}); reconnecting`);
+      client.end().catch(() => undefined);
+      if (this.client === client) setTimeout(() => void this.listen().catch(() => undefined), 2000);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${LIVE_CHANNEL}`);
+      this.client = client;
+    } catch (err) {
+      this.log.warn(`cannot listen (${(err as Error).message}); retrying`);
+      setTimeout(() => void this.listen().catch(() => undefined), 2000);
+    }
+  }
+
+  async onApplicationShutdown() {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+  }
+}

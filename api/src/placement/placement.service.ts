@@ -1,0 +1,455 @@
+import { randomUUID } from 'crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/sequelize';
+import { Sequelize } from 'sequelize-typescript';
+import {
+  ADD_TASKS_MAX,
+  CALL_LOG_MESSAGES,
+  CALLBACK_RESULTS,
+  ErrorCode,
+  PLACEMENT_CASE_STATUSES,
+  callLogProblems,
+  callbackFor,
+  canUndoCall,
+  isBulkHold,
+  type CallLogSubmitInput,
+  type UserContext,
+} from '@crisis/forms';
+import { setCallbackTimer } from '@crisis/workflows';
+import { ClaimsService } from '../claims/claims.service';
+import { afterCommit } from '../common/after-commit';
+import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
+import type { ListQuery } from '../common/list-query';
+import { auditValues } from '../common/request-context';
+import { config } from '../config';
+import { LiveService } from '../live/live.service';
+import { CALLS_ROOM } from '../live/live.gateway';
+import { select } from '../reference/reference-sql';
+import { TemporalClientService } from '../temporal/temporal-client.service';
+import { CaseCommandsService, caseRoom } from '../cases/case-commands.service';
+import { CasesService } from '../cases/cases.service';
+
+/** Division claims are claims on object type PlacementTask with the division's id (spec 02 §3 Claim). */
+export const DIVISION_CLAIM_TYPE = 'PlacementTask';
+/** The call log renews its claim every 60 s (spec 02 §9); the lease lasts a little longer. */
+export const DIVISION_CLAIM_SECONDS = Number(process.env.DIVISION_CLAIM_SECONDS) || 90;
+
+interface ClaimRow {
+  id: string;
+  object_id: string;
+  subject_id: number;
+  subject_name: string;
+  released_at: Date | null;
+  expires_at: Date;
+}
+
+interface TaskRow {
+  id: number;
+  case_id: number;
+  division_id: number;
+  case_status: string;
+  last_call_id: string | null;
+  callback_at: Date | null;
+  extend: boolean;
+}
+
+/**
+ * Placement (spec 02 §2–§5, §7): the placements of a case, division claims, the call log and its
+ * submission, callbacks and undo. Case status moves (patient accepted) and task generation go
+ * through the case workflow; the calls themselves are rows written in the request's transaction.
+ */
+@Injectable()
+export class PlacementService {
+  private readonly log = new Logger('placement');
+
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly claims: ClaimsService,
+    private readonly cases: CasesService,
+    private readonly commands: CaseCommandsService,
+    private readonly temporal: TemporalClientService,
+    private readonly live: LiveService,
+  ) {}
+
+  // -------------------------------------------------------------------------------------------
+  // Placements of a case
+  // -------------------------------------------------------------------------------------------
+
+  async placements(user: UserContext, caseId: number) {
+    await this.cases.findInScope(user, caseId);
+    const rows = await select<Record<string, any>>(
+      this.sequelize,
+      `SELECT t.id, t.case_id AS "caseId", t.division_id AS "divisionId", t.facility_id AS "facilityId", f.name AS "facilityName",
+              d.name AS "divisionName", t.is_preferred AS "isPreferredFacility", coalesce(d.veteran_only, false) AS "isVeteranOnlyDivision",
+              json_build_object('city', f.city, 'state', f.state) AS address, t.travel_seconds AS "travelSeconds", t.reasons, t.origin,
+              t.notes, t.rank, t.callback_at AS "callbackAt", t.due_at AS "dueAt", t.created_at AS "createdAt",
+              coalesce(d.extend_maximum_callback_time, false) AS "extendMaximumCallbackTime",
+              CASE WHEN lc.id IS NULL THEN NULL ELSE json_build_object('id', lc.id, 'result', lc.result, 'note', lc.note, 'createdAt', lc.created_at,
+                'createdByName', lc.created_by_name) END AS "lastCall",
+              h.until AS "holdUntil", h.result AS "holdResult",
+              CASE WHEN cl.id IS NULL THEN NULL ELSE json_build_object('id', cl.id, 'claimedById', cl.subject_id, 'claimedByName', cl.subject_name) END AS claim
+         FROM placement_tasks t
+         JOIN divisions d ON d.id = t.division_id
+         JOIN facilities f ON f.id = t.facility_id
+         LEFT JOIN placement_calls lc ON lc.id = t.last_call_id
+         LEFT JOIN LATERAL (SELECT until, result FROM division_holds WHERE division_id = t.division_id AND released_at IS NULL AND until > now()
+                             ORDER BY until DESC LIMIT 1) h ON true
+         LEFT JOIN claims cl ON cl.object_type = $2 AND cl.object_id = t.division_id::text AND cl.released_at IS NULL AND cl.expires_at > now()
+        WHERE t.case_id = $1
+        ORDER BY t.rank, t.id`,
+      [caseId, DIVISION_CLAIM_TYPE],
+    );
+    const [c] = await select<{ status: string; reworked: boolean; is_involuntary: boolean; populate: boolean; include: boolean }>(
+      this.sequelize,
+      `SELECT c.status, (c.reworked_at IS NOT NULL AND EXISTS (SELECT 1 FROM placement_tasks t WHERE t.case_id = c.id AND t.created_at < c.reworked_at)) AS reworked,
+              c.is_involuntary, f.populate_out_of_state_facilities AS populate, c.include_out_of_state_facilities AS include
+         FROM cases c JOIN facilities f ON f.id = c.source_facility_id WHERE c.id = $1`,
+      [caseId],
+    );
+    return {
+      tasks: rows,
+      reworkedWarning: c.reworked && rows.length > 0,
+      readOnly: c.status === 'Closed',
+      canAddTasks: PLACEMENT_CASE_STATUSES.includes(c.status),
+      outOfState: {
+        shown: c.is_involuntary && c.populate,
+        enabled: c.status === 'LocatingServices_ContactingServiceOrganization',
+        value: c.include,
+      },
+    };
+  }
+
+  async generate(user: UserContext, caseId: number, notes: string | null) {
+    await this.cases.findInScope(user, caseId);
+    const result = await this.commands.run(user, caseId, { kind: 'generateTasks', count: ADD_TASKS_MAX, notes });
+    this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
+    return result;
+  }
+
+  async createTask(user: UserContext, caseId: number, divisionId: number) {
+    await this.cases.findInScope(user, caseId);
+    const result = await this.commands.run(user, caseId, { kind: 'addTask', divisionId });
+    this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
+    return result;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Division claims and the call log
+  // -------------------------------------------------------------------------------------------
+
+  /** Claims a division's tasks across every case (exclusive); returns the claim. */
+  async claimDivision(user: UserContext, divisionId: number) {
+    const [division] = await select<{ id: number }>(this.sequelize, `SELECT id FROM divisions WHERE id = $1 AND type = 'Referring'`, [divisionId]);
+    if (!division) throw notFound();
+    try {
+      const claim = await this.claims.claim(user, { objectType: DIVISION_CLAIM_TYPE, objectId: divisionId, extendBy: DIVISION_CLAIM_SECONDS });
+      auditValues({ divisionId });
+      await afterCommit('calls card: division claimed', async () => this.live.toRoom(CALLS_ROOM, 'division.claimed', { divisionId, claimedByName: claim.subjectName }));
+      return { claimId: claim.id, divisionId, expiresAt: claim.expiresAt };
+    } catch (err) {
+      if (err instanceof CodedError && err.code === ErrorCode.ObjectAlreadyClaimed) {
+        const p = (err.payload ?? {}) as { subjectId?: number; subjectName?: string };
+        throw new CodedError(409, ErrorCode.DivisionAlreadyClaimed, { divisionId, claimedByName: p.subjectName, claimedById: p.subjectId }, undefined,
+          `The task is already claimed by ${p.subjectName ?? 'another user'}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The caller's claim, active: else INV.CLAIM.IS.OVERDUE.OR.INACTIVE (the call log's cancel flow). */
+  private async activeClaim(user: UserContext, claimId: number): Promise<ClaimRow> {
+    const [claim] = await select<ClaimRow>(
+      this.sequelize,
+      `SELECT id, object_id, subject_id, subject_name, released_at, expires_at FROM claims WHERE id = $1 AND object_type = $2`,
+      [claimId, DIVISION_CLAIM_TYPE],
+    );
+    if (!claim) throw notFound();
+    if (claim.subject_id !== user.id) throw forbidden();
+    if (claim.released_at || claim.expires_at.getTime() <= Date.now()) throw new CodedError(409, ErrorCode.ClaimOverdueOrInactive);
+    return claim;
+  }
+
+  /** GET claim/{id}: the claimed division and its tasks in every case being placed. */
+  async callLog(user: UserContext, claimId: number) {
+    const claim = await this.activeClaim(user, claimId);
+    const divisionId = Number(claim.object_id);
+    const [division] = await select<Record<string, any>>(
+      this.sequelize,
+      `SELECT d.id, d.name, d.description, d.referring_type AS "referringType", d.contacts, d.accepted_patients AS "acceptedPatients",
+              d.genders, d.type, coalesce(d.extend_maximum_callback_time, false) AS "extendMaximumCallbackTime",
+              json_build_object('id', f.id, 'name', f.name, 'streetLine', f.street_line, 'city', f.city, 'state', f.state, 'zipCode', f.zip_code,
+                                'contacts', f.contacts) AS facility,
+              (SELECT json_build_object('until', h.until, 'result', h.result) FROM division_holds h
+                WHERE h.division_id = d.id AND h.released_at IS NULL AND h.until > now() ORDER BY h.until DESC LIMIT 1) AS hold
+         FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE d.id = $1`,
+      [divisionId],
+    );
+    const tasks = await select<Record<string, any>>(
+      this.sequelize,
+      `SELECT t.id, t.case_id AS "caseId", c.status AS "caseStatus", p.first_name AS "firstName", p.last_name AS "lastName",
+              p.gender, p.date_of_birth AS "dateOfBirth", date_part('year', age(now(), p.date_of_birth))::int AS age,
+              sf.name AS "sourceFacilityName", c.criteria, c.main_recommendation AS "mainRecommendation",
+              t.callback_at AS "callbackAt", t.due_at AS "dueAt", t.draft,
+              CASE WHEN lc.id IS NULL THEN NULL ELSE json_build_object('id', lc.id, 'result', lc.result, 'note', lc.note, 'createdAt', lc.created_at,
+                'spokeWith', lc.spoke_with, 'createdByName', lc.created_by_name) END AS "lastCall",
+              (lc.result = ANY($2::text[]) AND t.callback_at > now()) AS "onHold",
+              CASE WHEN lc.result = ANY($2::text[]) AND t.callback_at > now() THEN lc.created_at END AS "onHoldSince"
+         FROM placement_tasks t
+         JOIN cases c ON c.id = t.case_id AND c.status = ANY($3::text[])
+         JOIN patients p ON p.id = c.patient_id
+         JOIN facilities sf ON sf.id = c.source_facility_id
+         LEFT JOIN placement_calls lc ON lc.id = t.last_call_id
+        WHERE t.division_id = $1
+        ORDER BY t.callback_at NULLS FIRST, c.created_at, t.id`,
+      [divisionId, CALLBACK_RESULTS, PLACEMENT_CASE_STATUSES],
+    );
+    return { claimId: Number(claim.id), expiresAt: claim.expires_at, division, tasks };
+  }
+
+  /** PUT claim/{id}/draft/calls: the rows as typed so far, kept per task (survives a reload). */
+  async saveDraft(user: UserContext, claimId: number, calls: CallLogSubmitInput['calls']) {
+    const claim = await this.activeClaim(user, claimId);
+    await select(
+      this.sequelize,
+      `UPDATE placement_tasks t SET draft = CASE WHEN x.row IS NULL THEN NULL ELSE x.row END
+         FROM (SELECT t2.id, d.row FROM placement_tasks t2
+                 LEFT JOIN LATERAL (SELECT r AS row FROM jsonb_array_elements($2::jsonb) r WHERE (r->>'placementTaskId')::int = t2.id LIMIT 1) d ON true
+                WHERE t2.division_id = $1) x
+        WHERE t.id = x.id AND t.draft IS DISTINCT FROM x.row`,
+      [Number(claim.object_id), JSON.stringify(calls)],
+    );
+    return { saved: calls.length };
+  }
+
+  /**
+   * PUT claim/{id}/calls: logs the calls (spec 02 §4, §5). One transaction (the request's): the
+   * call rows, the tasks' last call and callback, division holds of bulk hold results, granted
+   * access; after commit the callback timers, the case workflow (patient accepted) and the live
+   * updates. A call is never lost: it is committed before anything that may fail on its own.
+   */
+  async submit(user: UserContext, claimId: number, body: CallLogSubmitInput) {
+    const claim = await this.activeClaim(user, claimId);
+    const divisionId = Number(claim.object_id);
+    const ids = body.calls.map((c) => c.placementTaskId);
+    if (new Set(ids).size !== ids.length) throw invalid([{ field: 'calls', key: 'duplicate', message: 'A task appears twice' }]);
+    const tasks = await select<TaskRow>(
+      this.sequelize,
+      `SELECT t.id, t.case_id, t.division_id, c.status AS case_status, t.last_call_id, t.callback_at,
+              coalesce(d.extend_maximum_callback_time, false) AS extend
+         FROM placement_tasks t JOIN cases c ON c.id = t.case_id JOIN divisions d ON d.id = t.division_id
+        WHERE t.id = ANY($1::int[]) FOR UPDATE OF t`,
+      [ids],
+    );
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    for (const id of ids) {
+      const t = byId.get(id);
+      if (!t || t.division_id !== divisionId) throw invalid([{ field: 'calls', key: 'invalid', message: `Task ${id} is not a task of the claimed division` }]);
+    }
+    const now = new Date();
+    const problems = callLogProblems(body.calls, { now, allowExtended: (taskId) => byId.get(taskId)!.extend });
+    if (Object.keys(problems).length)
+      throw invalid(Object.entries(problems).map(([field, key]) => ({ field, key, message: CALL_LOG_MESSAGES[key] ?? key })));
+    for (const t of tasks) {
+      if (t.case_status === 'Closed') throw new CodedError(409, 'INV.CASE.IS.CLOSED', { caseId: t.case_id }, undefined, 'The case is closed');
+      if (!PLACEMENT_CASE_STATUSES.includes(t.case_status))
+        throw new CodedError(409, 'INV.CASE.IS.REWORKED', { caseId: t.case_id }, undefined, 'The case was reworked');
+    }
+
+    const bulkId = body.bulk ? randomUUID() : null;
+    const name = `${user.firstName} ${user.lastName}`;
+    const timers = new Map<number, string | null>();
+    const accepted: Array<{ caseId: number }> = [];
+    const granted = new Set<number>();
+    let holdUntil: { result: string; until: Date } | null = null;
+
+    const writeCall = async (t: TaskRow, call: { result: string; note?: string | null; callbackAt: Date | null; spokeWith?: string | null; accept?: unknown }) => {
+      const [row] = await select<{ id: string }>(
+        this.sequelize,
+        `INSERT INTO placement_calls (task_id, case_id, division_id, claim_id, result, note, callback_at, spoke_with, accept, bulk_id,
+                                      created_by, created_by_name, previous_call_id, previous_callback_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+        [t.id, t.case_id, t.division_id, claimId, call.result, call.note ?? null, call.callbackAt, call.spokeWith ?? null,
+          call.accept ? JSON.stringify(call.accept) : null, bulkId, user.id, name, t.last_call_id, t.callback_at],
+      );
+      await select(
+        this.sequelize,
+        `UPDATE placement_tasks SET last_call_id = $2, callback_at = $3, due_at = NULL, draft = NULL, updated_at = now() WHERE id = $1`,
+        [t.id, row.id, call.callbackAt],
+      );
+      timers.set(t.id, call.callbackAt ? call.callbackAt.toISOString() : null);
+      if (call.result === 'GrantedAccess' || call.result === 'PatientAccepted') granted.add(t.case_id);
+      if (call.result === 'PatientAccepted') accepted.push({ caseId: t.case_id });
+    };
+
+    for (const c of body.calls) {
+      const t = byId.get(c.placementTaskId)!;
+      const callbackAt = callbackFor(c.result!, c.callbackAt ? new Date(c.callbackAt) : null, now);
+      await writeCall(t, { result: c.result!, note: c.note, callbackAt, spokeWith: c.spokeWith, accept: c.accept });
+      if (isBulkHold(c.result!, !!body.bulk) && callbackAt && (!holdUntil || callbackAt > holdUntil.until)) holdUntil = { result: c.result!, until: callbackAt };
+    }
+
+    // A bulk NoBedsAvailable / NoSecureBeds / CallBack holds the division for every case until then.
+    if (holdUntil) {
+      await select(
+        this.sequelize,
+        `INSERT INTO division_holds (division_id, result, until, call_bulk_id, created_by) VALUES ($1, $2, $3, $4, $5)`,
+        [divisionId, holdUntil.result, holdUntil.until, bulkId, user.id],
+      );
+      const others = await select<TaskRow>(
+        this.sequelize,
+        `SELECT t.id, t.case_id, t.division_id, c.status AS case_status, t.last_call_id, t.callback_at, false AS extend
+           FROM placement_tasks t JOIN cases c ON c.id = t.case_id
+          WHERE t.division_id = $1 AND c.status = ANY($2::text[]) AND NOT (t.id = ANY($3::int[])) FOR UPDATE OF t`,
+        [divisionId, PLACEMENT_CASE_STATUSES, ids],
+      );
+      for (const t of others) await writeCall(t, { result: holdUntil.result, note: 'Division on hold (bulk result)', callbackAt: holdUntil.until });
+    }
+
+    for (const caseId of granted) {
+      await select(
+        this.sequelize,
+        `INSERT INTO case_referring_access (case_id, division_id) VALUES ($1, $2)
+         ON CONFLICT (case_id, division_id) DO UPDATE SET removed_at = NULL`,
+        [caseId, divisionId],
+      );
+      await select(this.sequelize, 'UPDATE cases SET granted_access_created_at = coalesce(granted_access_created_at, now()) WHERE id = $1', [caseId]);
+    }
+    for (const { caseId } of accepted)
+      await select(this.sequelize, 'UPDATE case_referring_access SET accepted_at = coalesce(accepted_at, now()) WHERE case_id = $1 AND division_id = $2', [caseId, divisionId]);
+
+    auditValues({ divisionId, claimId, calls: timers.size, bulk: !!body.bulk });
+    const caseIds = [...new Set([...timers.keys()].map((id) => (byId.get(id) ?? { case_id: 0 }).case_id).filter(Boolean))];
+    await afterCommit('callback timers and case moves after calls', async () => {
+      const client = await this.temporal.get();
+      await Promise.all([...timers].map(([taskId, at]) => setCallbackTimer(client, taskId, at, { taskQueue: config.temporal.taskQueue })));
+      for (const { caseId } of accepted) await this.commands.run(user, caseId, { kind: 'patientAccepted', divisionId });
+      for (const caseId of granted) await this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified' });
+      for (const caseId of caseIds) this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
+      this.live.toRoom(CALLS_ROOM, 'calls.updated', { divisionId });
+    });
+    return { saved: timers.size, bulkId };
+  }
+
+  async releaseClaim(user: UserContext, claimId: number) {
+    const released = await this.claims.release(user, String(claimId));
+    await afterCommit('calls card: division released', async () => this.live.toRoom(CALLS_ROOM, 'division.released', { divisionId: Number(released.objectId) }));
+    return released;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The calls card (ITP dashboard)
+  // -------------------------------------------------------------------------------------------
+
+  async callsCard(q: ListQuery<{ facilityName?: string | null; withinTwoHours?: boolean | null }>) {
+    const bind: unknown[] = [PLACEMENT_CASE_STATUSES, DIVISION_CLAIM_TYPE];
+    const where: string[] = [];
+    if (q.filter.facilityName) where.push(`f.name ILIKE $${bind.push(`%${q.filter.facilityName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    // "Within two hours": divisions with a task never called, due, or due within the next two hours.
+    if (q.filter.withinTwoHours) where.push(`(g.uncalled > 0 OR g.recent_callback_at <= now() + interval '2 hours')`);
+    const limit = bind.push(q.limit);
+    const offset = bind.push(q.offset);
+    const rows = await select<Record<string, any>>(
+      this.sequelize,
+      `WITH g AS (
+         SELECT t.division_id, count(*)::int AS task_count, count(*) FILTER (WHERE t.is_preferred)::int AS preferred_count,
+                count(*) FILTER (WHERE t.last_call_id IS NULL)::int AS uncalled, min(t.callback_at) AS recent_callback_at
+           FROM placement_tasks t JOIN cases c ON c.id = t.case_id AND c.status = ANY($1::text[])
+          GROUP BY t.division_id
+       )
+       SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName",
+              g.task_count AS "taskCount", g.preferred_count AS "preferredCount", g.recent_callback_at AS "recentCallbackAt",
+              g.uncalled AS "uncalledCount",
+              CASE WHEN cl.id IS NULL THEN NULL ELSE json_build_object('id', cl.id, 'claimedById', cl.subject_id, 'claimedByName', cl.subject_name) END AS claim,
+              CASE WHEN g.recent_callback_at < now() THEN 'expired' WHEN cl.id IS NOT NULL THEN 'claimed' ELSE 'active' END AS circle,
+              count(*) OVER ()::int AS total
+         FROM g JOIN divisions d ON d.id = g.division_id JOIN facilities f ON f.id = d.facility_id
+         LEFT JOIN claims cl ON cl.object_type = $2 AND cl.object_id = d.id::text AND cl.released_at IS NULL AND cl.expires_at > now()
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY (g.uncalled > 0) DESC, g.recent_callback_at NULLS FIRST, lower(f.name), d.id
+        LIMIT $${limit} OFFSET $${offset}`,
+      bind,
+    );
+    const total = rows[0]?.total ?? 0;
+    return { rows: rows.map(({ total: _t, ...r }) => r), total };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The placement log of a case, and undo
+  // -------------------------------------------------------------------------------------------
+
+  async caseLog(user: UserContext, caseId: number, f: { from?: string | null; to?: string | null; facilityIds?: number[] | null; results?: string[] | null; coordinatorIds?: number[] | null }, sort: { field: string; order: 'ASC' | 'DESC' }) {
+    await this.cases.findInScope(user, caseId);
+    const bind: unknown[] = [caseId, DIVISION_CLAIM_TYPE];
+    const where = ['pc.case_id = $1'];
+    if (f.from) where.push(`pc.created_at >= $${bind.push(f.from)}::timestamptz`);
+    if (f.to) where.push(`pc.created_at <= $${bind.push(f.to)}::timestamptz`);
+    if (f.facilityIds?.length) where.push(`d.facility_id = ANY($${bind.push(f.facilityIds)}::int[])`);
+    if (f.results?.length) where.push(`pc.result = ANY($${bind.push(f.results)}::text[])`);
+    if (f.coordinatorIds?.length) where.push(`pc.created_by = ANY($${bind.push(f.coordinatorIds)}::int[])`);
+    const sortSql: Record<string, string> = {
+      dateContact: 'pc.created_at',
+      coordinator: 'lower(pc.created_by_name)',
+      referringFacility: 'lower(fa.name || d.name)',
+      result: 'pc.result',
+      callbackAt: 'pc.callback_at',
+    };
+    const order = `${sortSql[sort.field] ?? 'pc.created_at'} ${sort.order === 'ASC' ? 'ASC' : 'DESC'} NULLS LAST, pc.id DESC`;
+    const [c] = await select<{ status: string }>(this.sequelize, 'SELECT status FROM cases WHERE id = $1', [caseId]);
+    const rows = await select<Record<string, any>>(
+      this.sequelize,
+      `SELECT pc.id AS "placementTaskCallId", pc.task_id AS "placementTaskId", pc.created_at AS "createdAt", pc.spoke_with AS "spokeWith",
+              pc.created_by_name AS "crisisCoordinator", pc.created_by AS "coordinatorId",
+              json_build_object('facilityId', fa.id, 'facilityName', fa.name, 'divisionName', d.name,
+                                'facilityAddress', concat_ws(', ', fa.street_line, fa.city, fa.state || ' ' || fa.zip_code)) AS "referringFacilityDivisionInfo",
+              pc.result, pc.note, pc.callback_at AS "callbackAt", pc.undone_at IS NOT NULL AS undone, pc.bulk_id AS "bulkId",
+              (t.last_call_id = pc.id) AS "isLast",
+              EXISTS (SELECT 1 FROM claims cl WHERE cl.object_type = $2 AND cl.object_id = pc.division_id::text AND cl.released_at IS NULL AND cl.expires_at > now()) AS "isClaimed"
+         FROM placement_calls pc
+         JOIN placement_tasks t ON t.id = pc.task_id
+         JOIN divisions d ON d.id = pc.division_id
+         JOIN facilities fa ON fa.id = d.facility_id
+        WHERE ${where.join(' AND ')}
+        ORDER BY ${order}`,
+      bind,
+    );
+    return rows.map((r) => ({ ...r, canUndo: r.isLast && canUndoCall(c.status, { result: r.result, undone: r.undone, isClaimed: r.isClaimed }) }));
+  }
+
+  /**
+   * PUT {taskId}/undo/{callId}: takes back the task's last call (spec 02 §4 "Undo a call"): the
+   * call is marked undone (kept, shown crossed out) and the task shows what it showed before.
+   */
+  async undo(user: UserContext, taskId: number, callId: number) {
+    const [row] = await select<{ case_id: number; status: string; last_call_id: string | null; result: string; undone: boolean; division_id: number; previous_call_id: string | null; previous_callback_at: Date | null; claimed: boolean }>(
+      this.sequelize,
+      `SELECT t.case_id, c.status, t.last_call_id, pc.result, pc.undone_at IS NOT NULL AS undone, pc.division_id, pc.previous_call_id, pc.previous_callback_at,
+              EXISTS (SELECT 1 FROM claims cl WHERE cl.object_type = $3 AND cl.object_id = pc.division_id::text AND cl.released_at IS NULL AND cl.expires_at > now()) AS claimed
+         FROM placement_calls pc JOIN placement_tasks t ON t.id = pc.task_id JOIN cases c ON c.id = t.case_id
+        WHERE pc.id = $1 AND pc.task_id = $2 FOR UPDATE OF t`,
+      [callId, taskId, DIVISION_CLAIM_TYPE],
+    );
+    if (!row) throw notFound();
+    await this.cases.findInScope(user, row.case_id);
+    if (String(row.last_call_id) !== String(callId) || !canUndoCall(row.status, { result: row.result, undone: row.undone, isClaimed: row.claimed }))
+      throw new CodedError(409, 'INV.CALL.CANNOT.BE.UNDONE', { status: row.status, isClaimed: row.claimed, undone: row.undone }, undefined, 'This call cannot be undone');
+    await select(this.sequelize, 'UPDATE placement_calls SET undone_at = now(), undone_by = $2 WHERE id = $1', [callId, user.id]);
+    const callbackAt = row.previous_callback_at && row.previous_callback_at.getTime() > Date.now() ? row.previous_callback_at : null;
+    await select(this.sequelize, 'UPDATE placement_tasks SET last_call_id = $2, callback_at = $3, due_at = NULL, updated_at = now() WHERE id = $1', [
+      taskId,
+      row.previous_call_id,
+      callbackAt,
+    ]);
+    const undidAcceptance = row.result === 'PatientAccepted';
+    if (undidAcceptance)
+      await select(this.sequelize, 'UPDATE case_referring_access SET accepted_at = NULL WHERE case_id = $1 AND division_id = $2', [row.case_id, row.division_id]);
+    auditValues({ caseId: row.case_id, taskId, callId });
+    await afterCommit('callback timer after undo', async () => {
+      // Taking back "patient accepted" takes the case back to contacting.
+      if (undidAcceptance) await this.commands.run(user, row.case_id, { kind: 'removeFromAccepted', divisionId: row.division_id });
+      await setCallbackTimer(await this.temporal.get(), taskId, callbackAt ? callbackAt.toISOString() : null, { taskQueue: config.temporal.taskQueue });
+      this.live.toRoom(caseRoom(row.case_id), 'placements.updated', { caseId: row.case_id });
+      this.live.toRoom(CALLS_ROOM, 'calls.updated', { divisionId: row.division_id });
+    });
+    return { undone: true, callbackAt };
+  }
+}

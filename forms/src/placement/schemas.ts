@@ -1,0 +1,117 @@
+/** JSON Schemas of the placement payloads (spec 02 §5, §7), registered in validation.ts. */
+import type { FieldError } from '../errors';
+import { id, optionalLargeText, optionalMediumText } from '../schemas/common';
+import { ACCEPT_AGES, ACCEPT_GENDERS, CALL_RESULTS, callLogProblems, type CallEntryInput } from './calls';
+
+const acceptRow = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(ACCEPT_AGES.map((a) => [a, { type: 'boolean' }])),
+} as const;
+export const acceptGridSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: Object.fromEntries(ACCEPT_GENDERS.map((g) => [g, acceptRow])),
+} as const;
+
+const callEntry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['placementTaskId'],
+  properties: {
+    placementTaskId: id,
+    result: { type: ['string', 'null'], enum: [...CALL_RESULTS, null] },
+    note: optionalLargeText,
+    callbackAt: { type: ['string', 'null'], format: 'date-time' },
+    spokeWith: optionalMediumText,
+    accept: acceptGridSchema,
+  },
+} as const;
+
+export interface CallLogSubmitInput {
+  calls: CallEntryInput[];
+  /** Logged through the bulk-change modal: hold results then apply to the whole division. */
+  bulk?: boolean | null;
+}
+
+export const callLogSubmitSchema = {
+  $id: 'callLogSubmit',
+  type: 'object',
+  additionalProperties: false,
+  required: ['calls'],
+  properties: {
+    calls: { type: 'array', items: callEntry, maxItems: 500 },
+    bulk: { type: ['boolean', 'null'] },
+  },
+} as const;
+
+/** Structural rules the server re-checks with its own clock and the divisions (callLogProblems). */
+export const callLogSubmitRules = (d: any): FieldError[] => {
+  if (!Array.isArray(d?.calls)) return [];
+  const problems = callLogProblems(d.calls, { now: new Date(), allowExtended: () => true });
+  return Object.entries(problems).map(([field, key]) => ({ field, key, message: CALL_LOG_MESSAGES[key] ?? key }));
+};
+
+export const CALL_LOG_MESSAGES: Record<string, string> = {
+  required: 'Required',
+  selectPatient: 'Select patient to continue',
+  past: 'Must be in the future',
+  tooLate: 'Later than the longest follow-up allowed',
+  format: 'Must be a date and time',
+};
+
+/** Draft rows: anything the coordinator typed so far (nothing required). */
+export const callLogDraftSchema = {
+  $id: 'callLogDraft',
+  type: 'object',
+  additionalProperties: false,
+  required: ['calls'],
+  properties: { calls: { type: 'array', items: callEntry, maxItems: 500 } },
+} as const;
+
+export const placementGenerateSchema = {
+  $id: 'placementGenerate',
+  type: 'object',
+  additionalProperties: false,
+  properties: { notes: optionalLargeText },
+} as const;
+
+export const placementTaskCreateSchema = {
+  $id: 'placementTaskCreate',
+  type: 'object',
+  additionalProperties: false,
+  required: ['caseId', 'divisionId'],
+  properties: { caseId: id, divisionId: id, facilityId: { ...id, type: ['integer', 'null'] } },
+} as const;
+
+export const divisionClaimSchema = {
+  $id: 'divisionClaim',
+  type: 'object',
+  additionalProperties: false,
+  properties: { resumeTask: { type: ['boolean', 'null'] } },
+} as const;
+
+export const callsCardFilterSchema = {
+  $id: 'callsCardFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: { facilityName: optionalMediumText, withinTwoHours: { type: ['boolean', 'null'] } },
+} as const;
+
+export const placementLogFilterSchema = {
+  $id: 'placementLogFilter',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from: { type: ['string', 'null'], format: 'date-time' },
+    to: { type: ['string', 'null'], format: 'date-time' },
+    facilityIds: { type: ['array', 'null'], items: id, maxItems: 200 },
+    results: { type: ['array', 'null'], items: { type: 'string', enum: CALL_RESULTS }, maxItems: 20 },
+    coordinatorIds: { type: ['array', 'null'], items: id, maxItems: 200 },
+    patientName: optionalMediumText,
+  },
+} as const;
+
+/** to not earlier than from (spec 02 §5 placement log and division log search). */
+export const placementLogFilterRules = (d: any): FieldError[] =>
+  d?.from && d?.to && Date.parse(d.to) < Date.parse(d.from) ? [{ field: 'to', key: 'crossTime', message: 'To must not be earlier than from' }] : [];

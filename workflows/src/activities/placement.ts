@@ -1,0 +1,56 @@
+import type { Pool } from 'pg';
+
+/** The channel the API relays to socket.io rooms (api/src/live/live-relay.ts). */
+export const LIVE_CHANNEL = 'crisis_live';
+
+/** Placement activities: a callback coming due. */
+export function createPlacementActivities({ pool }: { pool: Pool }) {
+  return {
+    /**
+     * Makes the task due if it still has this callback time, raises a CallbackAt notification for
+     * the coordinator who set it, and tells the calls card. Returns false when the task moved on.
+     */
+    async markCallbackDue(taskId: number, callbackAt: string): Promise<boolean> {
+      const db = await pool.connect();
+      try {
+        await db.query('BEGIN');
+        const { rows } = await db.query<{ case_id: number; division_id: number; created_by: number | null }>(
+          `UPDATE placement_tasks t SET due_at = now()
+            WHERE t.id = $1 AND t.callback_at = $2::timestamptz AND t.due_at IS NULL
+            RETURNING t.case_id, t.division_id, (SELECT created_by FROM placement_calls WHERE id = t.last_call_id) AS created_by`,
+          [taskId, callbackAt],
+        );
+        const task = rows[0];
+        if (!task) {
+          await db.query('ROLLBACK');
+          return false;
+        }
+        await db.query(
+          `INSERT INTO notifications (user_id, type, case_id, payload, source_key)
+           SELECT u.id, 'Unspecified', $1::int, jsonb_build_object('CallbackAt', $2::text, 'CaseId', $1::int, 'TaskId', $3::int, 'DivisionId', $4::int,
+                    'PatientName', (SELECT p.first_name || ' ' || p.last_name FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1::int)), $5
+             FROM users u
+            WHERE u.is_active AND (u.id = $6 OR ($6::int IS NULL AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')))
+           ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING`,
+          [task.case_id, callbackAt, taskId, task.division_id, `callback:${taskId}:${callbackAt}`, task.created_by],
+        );
+        await db.query('SELECT pg_notify($1, $2)', [
+          LIVE_CHANNEL,
+          JSON.stringify({ room: 'calls', event: 'callback.due', data: { taskId, caseId: task.case_id, divisionId: task.division_id, callbackAt } }),
+        ]);
+        if (task.created_by)
+          await db.query('SELECT pg_notify($1, $2)', [
+            LIVE_CHANNEL,
+            JSON.stringify({ room: `user:${task.created_by}`, event: 'notification', data: { caseId: task.case_id } }),
+          ]);
+        await db.query('COMMIT');
+        return true;
+      } catch (err) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        db.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * A placement task's follow-up timer (spec 02 §4). Sleeps until the callback time; a change of
+ * the time (new call, changed result, undo) arrives as a signal and moves or cancels the timer.
+ * When it fires, markCallbackDue makes the task due — only if the task still has that callback
+ * time (the database is the truth) — raises the CallbackAt notification and updates the calls
+ * card live. A timer whose time passed while no worker ran fires as soon as one is back.
+ */
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { callbackChangedSignal, type CallbackTimerArgs } from '../definitions';
+
+const { markCallbackDue } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+export async function callbackTimerWorkflow(args: CallbackTimerArgs): Promise<'fired' | 'cancelled' | 'stale'> {
+  let callbackAt = args.callbackAt;
+  let changes = 0;
+  setHandler(callbackChangedSignal, (next) => {
+    callbackAt = next.callbackAt;
+    changes++;
+  });
+  for (;;) {
+    if (!callbackAt) return 'cancelled';
+    const due = Date.parse(callbackAt);
+    const seen = changes;
+    const waitMs = due - Date.now();
+    if (waitMs > 0 && (await condition(() => changes !== seen, waitMs))) continue;
+    if (changes !== seen) continue;
+    const fired = await markCallbackDue(args.taskId, callbackAt);
+    // The task moved on meanwhile (a signal may still be on its way): wait for it briefly.
+    if (!fired && (await condition(() => changes !== seen, 5_000))) continue;
+    return fired ? 'fired' : 'stale';
+  }
+}
