@@ -366,6 +366,12 @@ describe('case patient, insurances and source details', () => {
       const last = await api('GET', `/api/patients/${c.patientId}/insurances/last`, { token: itp });
       expect(last.body.map((i: any) => i.insuranceId)).toEqual(['LAST-1']);
       expect((await api('GET', `/api/patients/${c.patientId}`, { token: facility })).status).toBe(403);
+      // Reading the patient's record is audited.
+      const audited = await db.query(
+        `SELECT main_action, kind FROM audit_log WHERE main_action = 'Patient.Read' AND "values"->>'patientId' = $1`,
+        [String(c.patientId)],
+      );
+      expect(audited.rows[0]).toEqual({ main_action: 'Patient.Read', kind: 'Read' });
     });
 
     it('lists the patient history for ITP roles only', async () => {

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CaseSourceDetailsInput, PatientInput, UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction } from '../audit/audit.interceptor';
+import { AuditService } from '../audit/audit.service';
+import { requestContext } from '../common/request-context';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
 import { contentRange } from '../common/list-query';
@@ -104,7 +106,25 @@ export class CasePatientController {
 @ApiTags('patients')
 @Controller('api/patients')
 export class PatientsController {
-  constructor(private readonly patients: PatientsService) {}
+  constructor(
+    private readonly patients: PatientsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** A read of a patient's record is audited (ARCHITECTURE "Audit"). */
+  private async auditRead(action: string, req: FastifyRequest, user: UserContext, patientId: number) {
+    await this.audit.record({
+      mainAction: action,
+      kind: 'Read',
+      user,
+      success: true,
+      method: 'GET',
+      path: req.url.split('?')[0],
+      statusCode: 200,
+      correlationId: requestContext.getStore()?.correlationId,
+      values: { patientId },
+    });
+  }
 
   @Get('search')
   @CheckAbility('read', 'CaseSearchResult')
@@ -127,8 +147,11 @@ export class PatientsController {
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The patient (spec 01 §3 Patient) with referenceNumber (5 digits), createdIn, sourceFacilities, lastCase, tags' })
   @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') id: string) {
-    return this.patients.get(parseId(id));
+  async get(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Param('id') id: string) {
+    const patientId = parseId(id);
+    const patient = await this.patients.get(patientId);
+    await this.auditRead('Patient.Read', req, user, patientId);
+    return patient;
   }
 
   @Get(':id/history')
@@ -136,8 +159,11 @@ export class PatientsController {
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: '{ patient, cases }: every case of the patient (reference, created, status, source facility and division, outcome), newest first' })
   @ApiNotFoundResponse({ description: 'NTFND' })
-  history(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.patients.history(user, parseId(id));
+  async history(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Param('id') id: string) {
+    const patientId = parseId(id);
+    const history = await this.patients.history(user, patientId);
+    await this.auditRead('Patient.History', req, user, patientId);
+    return history;
   }
 
   @Get(':id/insurances/last')

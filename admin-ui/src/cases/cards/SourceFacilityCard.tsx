@@ -47,6 +47,7 @@ interface Dialog2 {
   message: string;
   /** Offered as "Save anyway" (credentialed-providers warning). */
   onConfirm?: () => void;
+  onCancel?: () => void;
 }
 
 function DivisionChangeWarning({ current }: { current: number }) {
@@ -114,6 +115,7 @@ function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDe
           title: 'Change the source division?',
           message: `The case will move from ${caseRecord.sourceDivision.name} to ${divisions.find((d) => d.id === values.sourceDivisionId)?.name ?? 'the chosen division'}.`,
           onConfirm: () => resolve(save(values, false)),
+          onCancel: () => resolve(undefined),
         }),
       );
     }
@@ -145,13 +147,27 @@ function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDe
         </DialogContent>
         <SaveButtons onClose={onClose} />
       </Form>
-      <Dialog open={!!dialog} onClose={() => setDialog(null)} data-testid="source-warning-dialog">
+      <Dialog
+        open={!!dialog}
+        onClose={() => {
+          dialog?.onCancel?.();
+          setDialog(null);
+        }}
+        data-testid="source-warning-dialog"
+      >
         <DialogTitle>{dialog?.title}</DialogTitle>
         <DialogContent>
           <DialogContentText>{dialog?.message}</DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setDialog(null)}>{dialog?.onConfirm ? 'Cancel' : 'OK'}</Button>
+          <Button
+            onClick={() => {
+              dialog?.onCancel?.();
+              setDialog(null);
+            }}
+          >
+            {dialog?.onConfirm ? 'Cancel' : 'OK'}
+          </Button>
           {dialog?.onConfirm && (
             <Button
               variant="contained"
