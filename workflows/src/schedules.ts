@@ -30,6 +30,18 @@ export async function ensureSchedules(env: TemporalEnv, log: (msg: string) => vo
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+    const callbacksId = `callbacks-sweep-${env.taskQueue}`;
+    try {
+      await client.schedule.create({
+        scheduleId: callbacksId,
+        spec: { intervals: [{ every: '1 minute' }] },
+        action: { type: 'startWorkflow', workflowType: 'sweepDueCallbacksWorkflow', workflowId: callbacksId, taskQueue: env.taskQueue, args: [] },
+        policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+      });
+      log(`created schedule ${callbacksId}`);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
     await ensureUserMaintenanceSchedules(client, env, log);
   } finally {
     await connection.close();

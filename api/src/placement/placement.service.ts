@@ -319,15 +319,26 @@ export class PlacementService {
 
     auditValues({ divisionId, claimId, calls: timers.size, bulk: !!body.bulk });
     const caseIds = [...new Set([...timers.keys()].map((id) => (byId.get(id) ?? { case_id: 0 }).case_id).filter(Boolean))];
-    await afterCommit('callback timers and case moves after calls', async () => {
-      const client = await this.temporal.get();
-      await Promise.all([...timers].map(([taskId, at]) => setCallbackTimer(client, taskId, at, { taskQueue: config.temporal.taskQueue })));
+    await afterCommit('case moves after calls', async () => {
+      // The timers are not awaited: the calls are saved, and a timer that cannot be set now is
+      // made up for by the callbacks sweep (the task row holds the callback time).
+      void this.startTimers(timers);
       for (const { caseId } of accepted) await this.commands.run(user, caseId, { kind: 'patientAccepted', divisionId });
-      for (const caseId of granted) await this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified' });
+      for (const caseId of granted) void this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified' }).catch(() => undefined);
       for (const caseId of caseIds) this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
       this.live.toRoom(CALLS_ROOM, 'calls.updated', { divisionId });
     });
     return { saved: timers.size, bulkId };
+  }
+
+  /** Sets the follow-up timers of the tasks (signal-with-start); failures are logged, the sweep covers them. */
+  private async startTimers(timers: Map<number, string | null>) {
+    try {
+      const client = await this.temporal.get();
+      await Promise.all([...timers].map(([taskId, at]) => setCallbackTimer(client, taskId, at, { taskQueue: config.temporal.taskQueue })));
+    } catch (err) {
+      this.log.warn(`callback timers not set (${(err as Error).message}); the callbacks sweep will make the tasks due`);
+    }
   }
 
   async releaseClaim(user: UserContext, claimId: number) {

@@ -5,7 +5,7 @@ export const LIVE_CHANNEL = 'crisis_live';
 
 /** Placement activities: a callback coming due. */
 export function createPlacementActivities({ pool }: { pool: Pool }) {
-  return {
+  const activities = {
     /**
      * Makes the task due if it still has this callback time, raises a CallbackAt notification for
      * the coordinator who set it, and tells the calls card. Returns false when the task moved on.
@@ -52,5 +52,19 @@ export function createPlacementActivities({ pool }: { pool: Pool }) {
         db.release();
       }
     },
+
+    /** Makes due the tasks whose callback passed `graceSeconds` ago without their timer firing. */
+    async sweepDueCallbacks(graceSeconds: number): Promise<number> {
+      const { rows } = await pool.query<{ id: number; callback_at: Date }>(
+        `SELECT id, callback_at FROM placement_tasks
+          WHERE callback_at IS NOT NULL AND due_at IS NULL AND callback_at <= now() - make_interval(secs => $1)
+          ORDER BY callback_at LIMIT 1000`,
+        [graceSeconds],
+      );
+      let fired = 0;
+      for (const r of rows) if (await activities.markCallbackDue(r.id, r.callback_at.toISOString())) fired++;
+      return fired;
+    },
   };
+  return activities;
 }

@@ -8,3 +8,4 @@ export { sweepOverdueClaimsWorkflow } from './claims-sweep';
 export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-maintenance';
 export { caseLifecycleWorkflow } from './case-lifecycle';
 export { callbackTimerWorkflow } from './callback-timer';
+export { sweepDueCallbacksWorkflow } from './callbacks-sweep';
