@@ -3,7 +3,11 @@
 // Temporal in memory on 7253, API on 3200), then:
 // - 10,000 synthetic facilities and tests/bench/facilities.ts;
 // - 10,000 synthetic users and 1,000,000 audit entries over 90 days, and tests/bench/lists.ts
-//   (the users list and the audit log).
+//   (the users list and the audit log);
+// - 100,000 cases and 1,000,000 case activity rows, and tests/bench/cases.ts (case list, case page,
+//   status changes through the case workflow);
+// - 5 placement tasks and 50 calls per case (5,000,000 call entries), and tests/bench/placement.ts
+//   (task generation, call-log submits, the calls card, 10,000 callback timers).
 // The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
 // idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
 // Everything stops afterwards; the exit code is the benchmarks'.
@@ -17,6 +21,10 @@ import { failSetUp, setUpStack } from './lib/stack.mjs';
 const API_PORT = 3200;
 const SCRIPT = join(ROOT, 'tests', 'bench', 'facilities.ts');
 const LISTS_SCRIPT = join(ROOT, 'tests', 'bench', 'lists.ts');
+const CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'cases.ts');
+const PLACEMENT_SCRIPT = join(ROOT, 'tests', 'bench', 'placement.ts');
+// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement).
+const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
 const USERS = Number(process.env.BENCH_USERS || 10000);
@@ -42,15 +50,16 @@ async function main() {
     log('bench', 'tests/bench/facilities.ts does not exist yet: nothing to run');
     return shutdown(0);
   }
-  const env = { ...process.env, API_URL: stack.apiUrl, DATABASE_URL: stack.env.DATABASE_URL };
+  const env = { ...process.env, API_URL: stack.apiUrl, DATABASE_URL: stack.env.DATABASE_URL, TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS };
   const seeded = await runCommand('bench', process.execPath, [join(ROOT, 'seed', 'dist', 'bench.js'), String(FACILITIES)], { cwd: ROOT, inherit: true, env });
   if (seeded.code !== 0) return shutdown(1);
   const listsSeeded = await runCommand('bench', process.execPath,
     [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
   if (listsSeeded.code !== 0) return shutdown(1);
   let failed = false;
-  for (const script of [SCRIPT, LISTS_SCRIPT]) {
+  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT]) {
     if (!existsSync(script)) continue;
+    if (ONLY.length && !ONLY.some((name) => script.endsWith(`${name}.ts`))) continue;
     const benchStarted = Date.now();
     const { code, signal } = await runCommand('bench', process.execPath, [TSX, script], { cwd: ROOT, inherit: true, env });
     log('bench', `${script.slice(ROOT.length + 1)} finished in ${secondsSince(benchStarted)} (${signal ?? `exit code ${code}`})`);
