@@ -9,6 +9,7 @@ import { DEMO_PASSWORD, signIn } from './support';
  * coordinator's name; after the coordinator saves (and so releases), the admin's Edit comes back.
  */
 test('an ITP user edits medical information while a second browser sees Edit disabled with his name', async ({ browser }) => {
+  test.setTimeout(150_000); // two sign-ins and one claim poll (10 s) after the release
   const run = Date.now().toString(36).replace(/\d/g, '').slice(-6) || 'x';
   const facility = await signInApi({ email: 'er@tampageneral.example.org', password: DEMO_PASSWORD });
   const created = await api('POST', '/api/cases', {
@@ -35,8 +36,8 @@ test('an ITP user edits medical information while a second browser sees Edit dis
   const me = (await api('GET', '/api/user/context', { token: coordinator.accessToken })).body;
   const coordinatorName = `${me.firstName} ${me.lastName}`.trim();
 
-  const first = await browser.newContext();
-  const second = await browser.newContext();
+  const first = await browser.newContext({ baseURL: process.env.API_URL });
+  const second = await browser.newContext({ baseURL: process.env.API_URL });
   try {
     const a = await first.newPage();
     await signIn(a, 'coordinator@itp.example.org', `/cases/${caseId}`);
