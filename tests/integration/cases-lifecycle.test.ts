@@ -283,8 +283,16 @@ describe('case lifecycle', () => {
     const referring = (await signIn({ email: 'intake@sunrisebehavioral.example.org', password: 'Demo1234!' })).accessToken;
     expect((await api('GET', `/api/cases/${c.id}`, { token: referring })).status).toBe(403);
     expect((await api('GET', `/api/cases/${savannahCase}`, { token: referring })).status).toBe(200);
-    const granted = await api('GET', '/api/cases', { token: referring });
-    expect(granted.body.map((r: any) => r.id)).toEqual([savannahCase]);
+    const granted = await api('GET', '/api/cases?range=[0,199]', { token: referring });
+    const ids = granted.body.map((r: any) => r.id as number);
+    expect(ids).toContain(savannahCase);
+    expect(ids).not.toContain(c.id);
+    const access = await db.query(
+      `SELECT count(*)::int AS n FROM case_referring_access a JOIN divisions d ON d.id = a.division_id
+        WHERE d.name = 'Adult Inpatient Unit' AND a.case_id = ANY($1::int[]) AND a.removed_at IS NULL`,
+      [ids],
+    );
+    expect(access.rows[0].n).toBe(ids.length);
     // The facility user's list holds only her division's open cases.
     const list = await api('GET', '/api/cases?range=[0,99]', { token: facility });
     expect(list.status).toBe(200);

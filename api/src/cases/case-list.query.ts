@@ -1,6 +1,7 @@
 import { DivisionType, UserType, caseStatusLabel, type UserContext } from '@crisis/forms';
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
+import { preparedRead } from '../common/prepared-read';
 import { containsPattern, select } from '../reference/reference-sql';
 import { caseScopeSql, statusAudience } from './case-scope';
 
@@ -100,7 +101,7 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
          ${q.sortField === 'requestType' ? 'LEFT JOIN LATERAL (SELECT type FROM requests WHERE case_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lr ON true' : ''}`;
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
-  const rows = await select<Record<string, any>>(
+  const rows = await preparedRead<Record<string, any>>(
     sequelize,
     `WITH page AS (
        SELECT c.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort.expr} ${dir} NULLS LAST, c.id ${dir}) AS rn

@@ -26,6 +26,7 @@ import {
 } from '@crisis/forms';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
+import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { caseScopeSql, statusAudience } from './case-scope';
 
@@ -51,7 +52,7 @@ export class CasesService {
   async findInScope(user: UserContext, caseId: number): Promise<CaseRef> {
     const bind: unknown[] = [caseId];
     const scope = caseScopeSql(user, bind);
-    const [row] = await select<CaseRef & { visible: boolean }>(
+    const [row] = await preparedRead<CaseRef & { visible: boolean }>(
       this.sequelize,
       `SELECT c.id, c.patient_id AS "patientId", c.status, c.source_facility_id AS "sourceFacilityId",
               c.source_division_id AS "sourceDivisionId", (${scope}) AS visible
@@ -319,7 +320,7 @@ export class CasesService {
   /** GET /api/cases/{id}: the case page's payload (spec 01 §3 Case), for a user in scope. */
   async details(user: UserContext, caseId: number) {
     await this.findInScope(user, caseId);
-    const [row] = await select<Record<string, any>>(
+    const [row] = await preparedRead<Record<string, any>>(
       this.sequelize,
       `SELECT c.id, c.status, c.status_to_resume AS "statusToResume", c.version, c.created_at AS "createdAt",
               c.status_changed_at AS "statusChangedAt",
@@ -382,7 +383,7 @@ export class CasesService {
 
   /** Requests of a case, newest first, with their provider (spec 01 §3 Request). */
   async requests(caseId: number) {
-    return select<Record<string, any> & { status: string }>(
+    return preparedRead<Record<string, any> & { status: string }>(
       this.sequelize,
       `SELECT r.id, r.case_id AS "caseId", r.type, r.status, r.created_at AS "createdAt", r.note,
               r.evaluation_provider_id AS "evaluationProviderId", r.division_id AS "divisionId",

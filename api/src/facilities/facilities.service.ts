@@ -1,11 +1,10 @@
-import { createHash } from 'crypto';
 import { Injectable } from '@nestjs/common';
-import type { Client as PgClient, QueryResultRow } from 'pg';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { ErrorCode, type FacilityRecord } from '@crisis/forms';
 import { CodedError, notFound, notUnique } from '../common/coded-error';
+import { preparedRead } from '../common/prepared-read';
 import { auditValues } from '../common/request-context';
 import type { ListQuery } from '../common/list-query';
 import { Facility } from './facility.model';
@@ -29,18 +28,6 @@ export interface FacilityInput {
   address: { streetLine: string; apartmentNumber?: string | null; city: string; state: string; zipCode: string; county?: string | null };
   geoPosition: { latitude: number; longitude: number };
   contacts?: Record<string, string | null> | null;
-}
-
-const statementNames = new Map<string, string>();
-/** A stable name per SQL text (the lists build a bounded set of texts: filters × sorts). */
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (!name) {
-    name = `facilities_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    if (statementNames.size > 1000) statementNames.clear();
-    statementNames.set(sql, name);
-  }
-  return name;
 }
 
 /** A facility's identity is name + zip: the fields the UI marks on INV.NOT.UNIQ. */
@@ -126,20 +113,9 @@ export class FacilitiesService {
     return this.get(id);
   }
 
-  /**
-   * The read-only hot path (list, lookups): a pooled connection of Sequelize's own pool, used
-   * directly with a named statement, so PostgreSQL parses each distinct SQL text once per
-   * connection and Sequelize's per-query work (bind rewriting, result mapping) is skipped. Not for
-   * reads inside a request's transaction (the pooled connection is not the transaction's).
-   */
-  private async read<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const manager = this.sequelize.connectionManager;
-    const conn = (await manager.getConnection({ type: 'read' })) as unknown as PgClient;
-    try {
-      return (await conn.query<T & QueryResultRow>({ name: statementName(sql), text: sql, values: params })).rows;
-    } finally {
-      manager.releaseConnection(conn as never);
-    }
+  /** The read-only hot path (list, lookups): see preparedRead. */
+  private read<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return preparedRead<T>(this.sequelize, sql, params);
   }
 
   private async assertUnique(name: string, zipCode: string, exceptId = 0) {
