@@ -45,6 +45,7 @@ export type Subject =
   | 'PatientHistory'
   | 'Placement'
   | 'PlacementLog'
+  | 'AcceptedCase'
   | 'PastCases'
   | 'ProviderCases'
   | 'UnlockUsers'
@@ -175,4 +176,8 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   // exports are also for facility admins and users.
   if (itpStaff) can('manage', 'Placement');
   if (itpStaff || facility) can('read', 'PlacementLog');
+  // Referring facilities (spec 02 §2 dashboard): users of a referring division and facility admins list
+  // the cases their division(s) accepted and confirm the patient's arrival (which closes the case).
+  if ((role === UserType.FacilityUser && user.divisionType === DivisionType.Referring) || role === UserType.FacilityAdmin)
+    can(['read', 'update'], 'AcceptedCase');
 }

@@ -1,0 +1,165 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useNotify } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Link,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TableSortLabel,
+  Typography,
+} from '@mui/material';
+import { UserType, formatDateTime } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { httpClient, api } from '../../data/httpClient';
+import { isCodedError } from '../../data/codedError';
+import { enumLabel } from '../../cases/page/caseApi';
+
+interface AcceptedCase {
+  id: number;
+  status: string;
+  patient: { id: number; firstName: string; lastName: string; dateOfBirth: string };
+  sourceFacility: { id: number; name: string };
+  acceptedAt: string;
+  divisionId: number;
+  divisionName: string;
+}
+type SortField = 'patient' | 'sourceFacility' | 'patientAcceptedCreatedAt' | 'status';
+const PAGE_SIZE = 10;
+
+/**
+ * The referring facility's accepted cases (spec 02 §2 /dashboard): patient, source facility,
+ * accepted at, status, default accepted-at ascending; "Close" confirms the patient arrived, which
+ * closes the case with the division's transfer outcome (PUT /api/cases/{id}/referring/confirm).
+ */
+export function AcceptedCasesTable() {
+  const notify = useNotify();
+  const { ability, context } = useSession();
+  const [rows, setRows] = useState<AcceptedCase[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
+  const [sort, setSort] = useState<{ field: SortField; order: 'ASC' | 'DESC' }>({ field: 'patientAcceptedCreatedAt', order: 'ASC' });
+  const [confirm, setConfirm] = useState<AcceptedCase | null>(null);
+  const [busy, setBusy] = useState(false);
+  const allowed = ability.can('read', 'AcceptedCase');
+
+  const load = useCallback(async () => {
+    if (!allowed) return;
+    try {
+      const range = `[${page * PAGE_SIZE},${page * PAGE_SIZE + PAGE_SIZE - 1}]`;
+      const res = await httpClient(`/api/cases/accepted?sort=${encodeURIComponent(JSON.stringify([sort.field, sort.order]))}&range=${encodeURIComponent(range)}`);
+      setRows(res.json as AcceptedCase[]);
+      setTotal(Number(res.headers.get('content-range')?.split('/')[1] ?? 0));
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The accepted cases could not be loaded', { type: 'error' });
+    }
+  }, [allowed, page, sort, notify]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // A facility admin of a facility without referring divisions has nothing to see here.
+  if (!allowed || (context.role === UserType.FacilityAdmin && total === 0)) return null;
+
+  const close = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    try {
+      await api.put(`/api/cases/${confirm.id}/referring/confirm`, {});
+      notify('The case was closed', { type: 'success' });
+      setConfirm(null);
+      await load();
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The case could not be closed', { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const header = (field: SortField, label: string) => (
+    <TableCell sortDirection={sort.field === field ? (sort.order === 'ASC' ? 'asc' : 'desc') : false}>
+      <TableSortLabel
+        active={sort.field === field}
+        direction={sort.field === field && sort.order === 'DESC' ? 'desc' : 'asc'}
+        onClick={() => setSort((s) => ({ field, order: s.field === field && s.order === 'ASC' ? 'DESC' : 'ASC' }))}
+      >
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
+
+  return (
+    <Card sx={{ mt: 2 }} data-testid="accepted-cases">
+      <CardHeader title="Accepted patients" titleTypographyProps={{ variant: 'h6' }} />
+      <CardContent sx={{ pt: 0 }}>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              {header('patient', 'Patient')}
+              {header('sourceFacility', 'Source facility')}
+              {header('patientAcceptedCreatedAt', 'Accepted at')}
+              {header('status', 'Status')}
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={5}>
+                  <Typography color="text.secondary">No accepted patients</Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {rows.map((r) => (
+              <TableRow key={`${r.id}-${r.divisionId}`} data-testid="accepted-row">
+                <TableCell>
+                  <Link component={RouterLink} to={`/cases/${r.id}`}>
+                    {r.patient.firstName} {r.patient.lastName}
+                  </Link>
+                </TableCell>
+                <TableCell>{r.sourceFacility.name}</TableCell>
+                <TableCell>{formatDateTime(r.acceptedAt)}</TableCell>
+                <TableCell>{enumLabel(r.status)}</TableCell>
+                <TableCell align="right">
+                  {ability.can('update', 'AcceptedCase') && (
+                    <Button size="small" onClick={() => setConfirm(r)}>
+                      Close
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <TablePagination component="div" count={total} page={page} onPageChange={(_e, p) => setPage(p)} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} />
+      </CardContent>
+      <Dialog open={!!confirm} onClose={() => !busy && setConfirm(null)}>
+        <DialogTitle>Close the case</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            Confirm that {confirm?.patient.firstName} {confirm?.patient.lastName} arrived at {confirm?.divisionName}? The case is closed as transferred to your facility.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirm(null)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant="contained" onClick={() => void close()} disabled={busy}>
+            Close the case
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Card>
+  );
+}

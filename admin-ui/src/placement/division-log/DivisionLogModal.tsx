@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useNotify } from 'react-admin';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TableSortLabel,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { caseReference, formatDateTime } from '@crisis/forms';
+import { httpClient } from '../../data/httpClient';
+import { downloadCsv } from '../../data/download';
+import { isCodedError } from '../../data/codedError';
+import { downloadPdf } from '../../cases/exports/exportsApi';
+import { enumLabel } from '../../cases/page/caseApi';
+import { useDebounced } from '../../common/useDebounced';
+
+export interface DivisionLogEntry {
+  id: string;
+  createdAt: string;
+  spokeWith: string | null;
+  user: { id: number; name: string };
+  patients: Array<{ caseId: number; name: string }>;
+  result: string;
+  note: string | null;
+  callbackAt: string | null;
+  undone: boolean;
+  bulkId: string | null;
+}
+
+const PAGE_SIZE = 10;
+const tz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const today = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/** The date rules of the search (spec 02 §5): from 01/01/1902 at the earliest, nothing in the future, to not before from. */
+export function divisionLogDateErrors(from: string, to: string): { from?: string; to?: string } {
+  const errors: { from?: string; to?: string } = {};
+  const now = today();
+  if (from && from < '1902-01-01') errors.from = 'From must not be before 01/01/1902';
+  else if (from && from > now) errors.from = 'From must not be in the future';
+  if (to && to > now) errors.to = 'To must not be in the future';
+  else if (from && to && to < from) errors.to = 'To must not be earlier than from';
+  return errors;
+}
+
+/**
+ * The division log of the call log (spec 02 §2 "Division log modal"): every call made to the
+ * division (a bulk submission is one entry listing its patients), searched by patient name and
+ * dates, default contact date descending, with PDF and CSV exports.
+ */
+export function DivisionLogModal({ divisionId, divisionName, open, onClose }: { divisionId: number; divisionName?: string; open: boolean; onClose: () => void }) {
+  const notify = useNotify();
+  const [patientName, setPatientName] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [order, setOrder] = useState<'ASC' | 'DESC'>('DESC');
+  const [page, setPage] = useState(0);
+  const [rows, setRows] = useState<DivisionLogEntry[]>([]);
+  const [total, setTotal] = useState(0);
+  const name = useDebounced(patientName, 400);
+  const errors = divisionLogDateErrors(from, to);
+  const invalid = !!(errors.from || errors.to);
+
+  const filter: Record<string, unknown> = {};
+  if (name.trim()) filter.patientName = name.trim();
+  if (from) filter.from = new Date(`${from}T00:00:00`).toISOString();
+  if (to) filter.to = new Date(`${to}T23:59:59.999`).toISOString();
+  const query = `sort=${encodeURIComponent(JSON.stringify(['dateContact', order]))}&filter=${encodeURIComponent(JSON.stringify(filter))}`;
+
+  const load = useCallback(async () => {
+    if (invalid) return;
+    try {
+      const range = `[${page * PAGE_SIZE},${page * PAGE_SIZE + PAGE_SIZE - 1}]`;
+      const res = await httpClient(`/api/placement-tasks/division/${divisionId}/log?${query}&range=${encodeURIComponent(range)}`);
+      setRows(res.json as DivisionLogEntry[]);
+      setTotal(Number(res.headers.get('content-range')?.split('/')[1] ?? 0));
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The division log could not be loaded', { type: 'error' });
+    }
+  }, [divisionId, query, page, invalid, notify]);
+  useEffect(() => {
+    if (open) void load();
+  }, [open, load]);
+  useEffect(() => setPage(0), [query]);
+
+  const doExport = async (kind: 'csv' | 'pdf') => {
+    const url = `/api/placement-tasks/division/${divisionId}/log/${kind}?${query}&tz=${encodeURIComponent(tz())}`;
+    try {
+      await (kind === 'csv' ? downloadCsv(url) : downloadPdf(url));
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The export failed', { type: 'error' });
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="lg" fullWidth data-testid="division-log">
+      <DialogTitle>Division log{divisionName ? `: ${divisionName}` : ''}</DialogTitle>
+      <DialogContent>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', my: 1 }}>
+          <TextField size="small" label="Patient name" value={patientName} onChange={(e) => setPatientName(e.target.value)} inputProps={{ maxLength: 200 }} />
+          <TextField size="small" type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: '1902-01-01', max: today() }} error={!!errors.from} helperText={errors.from} />
+          <TextField size="small" type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: from || '1902-01-01', max: today() }} error={!!errors.to} helperText={errors.to} />
+        </Box>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell sortDirection={order === 'DESC' ? 'desc' : 'asc'}>
+                <TableSortLabel active direction={order === 'DESC' ? 'desc' : 'asc'} onClick={() => setOrder((o) => (o === 'DESC' ? 'ASC' : 'DESC'))}>
+                  Date contact
+                </TableSortLabel>
+              </TableCell>
+              <TableCell>User</TableCell>
+              <TableCell>Spoke with</TableCell>
+              <TableCell>Patients</TableCell>
+              <TableCell>Result</TableCell>
+              <TableCell>Follow-up</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={6}>
+                  <Typography color="text.secondary">No calls</Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {rows.map((r) => (
+              <TableRow key={r.id} sx={r.undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined}>
+                <TableCell>{formatDateTime(r.createdAt)}</TableCell>
+                <TableCell>{r.user.name}</TableCell>
+                <TableCell>{r.spokeWith}</TableCell>
+                <TableCell>{r.patients.map((p) => `${p.name} ${caseReference(p.caseId)}`).join(', ')}</TableCell>
+                <TableCell>
+                  <Tooltip title={r.note ?? ''}>
+                    <span>{enumLabel(r.result)}</span>
+                  </Tooltip>
+                </TableCell>
+                <TableCell>{r.callbackAt ? formatDateTime(r.callbackAt) : ''}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <TablePagination component="div" count={total} page={page} onPageChange={(_e, p) => setPage(p)} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={() => void doExport('csv')} disabled={invalid}>
+          Export CSV
+        </Button>
+        <Button onClick={() => void doExport('pdf')} disabled={invalid}>
+          Export PDF
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

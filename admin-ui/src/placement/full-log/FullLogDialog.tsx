@@ -1,0 +1,251 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNotify } from 'react-admin';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { CALL_RESULTS, formatDateTime } from '@crisis/forms';
+import { useSession } from '../../auth/session';
+import { api } from '../../data/httpClient';
+import { downloadCsv } from '../../data/download';
+import { isCodedError } from '../../data/codedError';
+import { downloadPdf } from '../../cases/exports/exportsApi';
+import { enumLabel } from '../../cases/page/caseApi';
+
+export interface PlacementLogRow {
+  placementTaskCallId: string;
+  placementTaskId: number;
+  createdAt: string;
+  spokeWith: string | null;
+  crisisCoordinator: string;
+  coordinatorId: number;
+  referringFacilityDivisionInfo: { facilityId: number; facilityName: string; divisionName: string; facilityAddress: string };
+  result: string;
+  note: string | null;
+  callbackAt: string | null;
+  undone: boolean;
+  bulkId: string | null;
+  canUndo: boolean;
+}
+
+type SortField = 'dateContact' | 'coordinator' | 'referringFacility' | 'result' | 'callbackAt';
+interface Option { id: number; name: string }
+
+const tz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** 'yyyy-MM-dd' of a date input → the start / end of that day in the user's zone, as ISO. */
+const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).toISOString() : null);
+const dayEnd = (d: string) => (d ? new Date(`${d}T23:59:59.999`).toISOString() : null);
+
+/**
+ * The placement activity full log (spec 02 §2): filters from / to, referring facilities, results
+ * and coordinators; sortable columns (default dateContact descending); undo with confirmation
+ * (its own text for bulk results) when the row can be undone; undone rows crossed out; CSV and
+ * PDF exports for ITP and facility staff.
+ */
+export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: number; open: boolean; onClose: () => void; onUndone?: () => void }) {
+  const notify = useNotify();
+  const { ability } = useSession();
+  const [rows, setRows] = useState<PlacementLogRow[]>([]);
+  const [allRows, setAllRows] = useState<PlacementLogRow[]>([]);
+  const [sort, setSort] = useState<{ field: SortField; order: 'ASC' | 'DESC' }>({ field: 'dateContact', order: 'DESC' });
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [facilities, setFacilities] = useState<Option[]>([]);
+  const [results, setResults] = useState<string[]>([]);
+  const [coordinators, setCoordinators] = useState<Option[]>([]);
+  const [confirm, setConfirm] = useState<PlacementLogRow | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const filter = useMemo(() => {
+    const f: Record<string, unknown> = {};
+    if (from) f.from = dayStart(from);
+    if (to) f.to = dayEnd(to);
+    if (facilities.length) f.facilityIds = facilities.map((x) => x.id);
+    if (results.length) f.results = results;
+    if (coordinators.length) f.coordinatorIds = coordinators.map((x) => x.id);
+    return f;
+  }, [from, to, facilities, results, coordinators]);
+  const query = `sort=${encodeURIComponent(JSON.stringify([sort.field, sort.order]))}&filter=${encodeURIComponent(JSON.stringify(filter))}`;
+  const toBeforeFrom = !!from && !!to && to < from;
+
+  const load = useCallback(async () => {
+    if (toBeforeFrom) return;
+    try {
+      setRows(await api.get<PlacementLogRow[]>(`/api/placement-tasks/log/${caseId}?${query}`));
+      setError(null);
+    } catch (e) {
+      setError(isCodedError(e) ? e.message : 'The log could not be loaded');
+    }
+  }, [caseId, query, toBeforeFrom]);
+
+  useEffect(() => {
+    if (open) void load();
+  }, [open, load]);
+  // The choices of the facility and coordinator filters come from the unfiltered log.
+  useEffect(() => {
+    if (open) void api.get<PlacementLogRow[]>(`/api/placement-tasks/log/${caseId}`).then(setAllRows).catch(() => undefined);
+  }, [open, caseId, rows.length]);
+  const facilityChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.referringFacilityDivisionInfo.facilityId, name: r.referringFacilityDivisionInfo.facilityName }))), [allRows]);
+  const coordinatorChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.coordinatorId, name: r.crisisCoordinator }))), [allRows]);
+
+  const sortBy = (field: SortField) =>
+    setSort((s) => ({ field, order: s.field === field && s.order === 'DESC' ? 'ASC' : s.field === field ? 'DESC' : field === 'dateContact' ? 'DESC' : 'ASC' }));
+  const header = (field: SortField, label: string) => (
+    <TableCell sortDirection={sort.field === field ? (sort.order.toLowerCase() as 'asc' | 'desc') : false}>
+      <TableSortLabel active={sort.field === field} direction={sort.field === field ? (sort.order.toLowerCase() as 'asc' | 'desc') : 'asc'} onClick={() => sortBy(field)}>
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
+
+  const undo = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    try {
+      await api.put(`/api/placement-tasks/${confirm.placementTaskId}/undo/${confirm.placementTaskCallId}`, {});
+      notify('The call was undone', { type: 'success' });
+      setConfirm(null);
+      await load();
+      onUndone?.();
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The call could not be undone', { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const canExport = ability.can('read', 'PlacementLog');
+  const exportUrl = (kind: 'csv' | 'pdf') => `/api/placement-tasks/log/${caseId}/${kind}?${query}&tz=${encodeURIComponent(tz())}`;
+  const doExport = async (kind: 'csv' | 'pdf') => {
+    try {
+      await (kind === 'csv' ? downloadCsv(exportUrl('csv')) : downloadPdf(exportUrl('pdf')));
+    } catch (e) {
+      notify(isCodedError(e) ? e.message : 'The export failed', { type: 'error' });
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="xl" fullWidth data-testid="placement-full-log">
+      <DialogTitle>Placement activity</DialogTitle>
+      <DialogContent>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2, mt: 1 }}>
+          <TextField label="From" type="date" size="small" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: '1902-01-01', 'data-testid': 'log-from' }} />
+          <TextField
+            label="To"
+            type="date"
+            size="small"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            InputLabelProps={{ shrink: true }}
+            inputProps={{ min: from || '1902-01-01', 'data-testid': 'log-to' }}
+            error={toBeforeFrom}
+            helperText={toBeforeFrom ? 'To must not be earlier than from' : undefined}
+          />
+          <Autocomplete multiple size="small" sx={{ minWidth: 220 }} options={facilityChoices} value={facilities} getOptionLabel={(o) => o.name} isOptionEqualToValue={(a, b) => a.id === b.id} onChange={(_e, v) => setFacilities(v)} renderInput={(p) => <TextField {...p} label="Referring facilities" />} />
+          <Autocomplete multiple size="small" sx={{ minWidth: 220 }} options={[...CALL_RESULTS] as string[]} value={results} getOptionLabel={(o: string) => enumLabel(o)} onChange={(_e, v) => setResults(v as string[])} renderInput={(p) => <TextField {...p} label="Results" />} />
+          <Autocomplete multiple size="small" sx={{ minWidth: 200 }} options={coordinatorChoices} value={coordinators} getOptionLabel={(o) => o.name} isOptionEqualToValue={(a, b) => a.id === b.id} onChange={(_e, v) => setCoordinators(v)} renderInput={(p) => <TextField {...p} label="Coordinators" />} />
+        </Box>
+        {error && <Typography color="error">{error}</Typography>}
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              {header('dateContact', 'Date contact')}
+              {header('coordinator', 'Coordinator')}
+              {header('referringFacility', 'Referring facility / division')}
+              <TableCell>Spoke with</TableCell>
+              {header('result', 'Latest result')}
+              {header('callbackAt', 'Follow-up')}
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={7}>
+                  <Typography color="text.secondary">No calls</Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {rows.map((r) => (
+              <TableRow key={r.placementTaskCallId} data-testid="log-row" data-undone={r.undone ? 'true' : 'false'} sx={r.undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined}>
+                <TableCell>{formatDateTime(r.createdAt)}</TableCell>
+                <TableCell>{r.crisisCoordinator}</TableCell>
+                <TableCell>
+                  <Tooltip title={r.referringFacilityDivisionInfo.facilityAddress}>
+                    <span>
+                      {r.referringFacilityDivisionInfo.facilityName} / {r.referringFacilityDivisionInfo.divisionName}
+                    </span>
+                  </Tooltip>
+                </TableCell>
+                <TableCell>{r.spokeWith}</TableCell>
+                <TableCell>
+                  <Tooltip title={r.note ?? ''}>
+                    <span>{enumLabel(r.result)}{r.bulkId ? ' (bulk)' : ''}{r.note ? ' 🗒' : ''}</span>
+                  </Tooltip>
+                </TableCell>
+                <TableCell>{r.callbackAt ? formatDateTime(r.callbackAt) : ''}</TableCell>
+                <TableCell align="right">
+                  {r.canUndo && ability.can('manage', 'Placement') && (
+                    <Button size="small" onClick={() => setConfirm(r)}>
+                      Undo
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </DialogContent>
+      <DialogActions>
+        {canExport && (
+          <>
+            <Button onClick={() => void doExport('csv')}>Export CSV</Button>
+            <Button onClick={() => void doExport('pdf')}>Export PDF</Button>
+          </>
+        )}
+        <Box sx={{ flex: 1 }} />
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+      <Dialog open={!!confirm} onClose={() => !busy && setConfirm(null)}>
+        <DialogTitle>Undo the call</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {confirm?.bulkId
+              ? `This ${enumLabel(confirm.result)} result was logged as a bulk result for several patients. Only this patient's call is undone; the other patients keep theirs. Undo it?`
+              : `Undo the ${enumLabel(confirm?.result)} call? The task shows its previous result again.`}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirm(null)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button onClick={() => void undo()} disabled={busy} variant="contained">
+            Undo
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Dialog>
+  );
+}
+
+function uniq(options: Option[]): Option[] {
+  const seen = new Map<number, Option>();
+  for (const o of options) if (!seen.has(o.id)) seen.set(o.id, o);
+  return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
+}

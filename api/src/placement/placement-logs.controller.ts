@@ -1,0 +1,176 @@
+import { Controller, Get, Param, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'stream';
+import { caseReference, type UserContext } from '@crisis/forms';
+import { CheckAbility } from '../auth/abilities.guard';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
+import { AuditService } from '../audit/audit.service';
+import { CodedError, invalid } from '../common/coded-error';
+import { contentRange, parseListQuery } from '../common/list-query';
+import { requestContext } from '../common/request-context';
+import { isTimeZone } from '../case-exports/pdf-layout';
+import { ApiListQuery } from '../facilities/facilities.controller';
+import { checkFilter, parseId } from '../facilities/list-params';
+import { PlacementLogsService, type LogFilter, type LogSort } from './placement-logs.service';
+
+const CASE_LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
+const DIVISION_LOG_SORTABLE = ['dateContact', 'createdAt', 'user', 'result', 'callbackAt'];
+const ACCEPTED_SORTABLE = ['patientAcceptedCreatedAt', 'acceptedAt', 'patient', 'sourceFacility', 'status'];
+const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
+
+const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+function parseTimeZone(raw: unknown): string {
+  const tz = String(one(raw) ?? 'UTC') || 'UTC';
+  if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
+  return tz;
+}
+
+/** sort / filter of a log query (no paging: exports hold every row of the search). */
+function logQuery(query: Record<string, unknown>, sortable: string[]): { filter: LogFilter; sort: LogSort } {
+  const q = parseListQuery(query, { sortable, defaultSort: ['dateContact', 'DESC'] });
+  const filter = checkFilter<LogFilter>(q.filter, 'placementLogFilter');
+  return { filter, sort: { field: q.sortField, order: q.sortOrder } };
+}
+
+/**
+ * Exports of the placement logs and the division log (spec 02 §2 full log, call log's division log,
+ * §7 "CSV and PDF at log/{id}" and "division/{id}/log"). The division log and its exports live at
+ * /api/placement-tasks/division/{divisionId}/log[/csv|/pdf] (the spec's "{facility}/" prefix is not
+ * needed: a division id names its facility).
+ */
+@ApiTags('placement')
+@Controller('api/placement-tasks')
+export class PlacementLogsController {
+  constructor(
+    private readonly logs: PlacementLogsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Streams an attachment and writes the read audit entry (exports carry patient data). */
+  private async audited(action: string, req: FastifyRequest, user: UserContext, values: Record<string, unknown>, produce: () => Promise<{ stream: Readable; facilityId?: number | null }>, file: { name: string; type: string }) {
+    const ctx = requestContext.getStore();
+    const base = { mainAction: action, kind: 'Read', user, method: 'GET', path: req.url.split('?')[0], correlationId: ctx?.correlationId };
+    try {
+      const { stream, facilityId } = await produce();
+      await this.audit.record({ ...base, success: true, statusCode: 200, values, facilityId: facilityId ?? undefined } as any);
+      return new StreamableFile(stream, { type: file.type, disposition: `attachment; filename="${file.name}"` });
+    } catch (err) {
+      const status = err instanceof CodedError ? err.status : 500;
+      await this.audit.record({ ...base, success: false, statusCode: status, values } as any).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  @Get('log/:caseId/csv')
+  @CheckAbility('read', 'PlacementLog')
+  @ApiParam({ name: 'caseId', type: Number })
+  @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'CSV attachment placement-log-<000123>.csv: header row, one row per call (date contact, coordinator, referring facility, division, spoke with, result, note, follow-up, undone)' })
+  async caseLogCsv(@CurrentUser() user: UserContext, @Param('caseId') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
+    const tz = parseTimeZone(query.tz);
+    return this.audited('Placement.Log.Csv', req, user, { caseId }, () => this.logs.caseLogCsv(user, caseId, filter, sort, tz), {
+      name: `placement-log-${caseReference(caseId).slice(1)}.csv`,
+      type: 'text/csv; charset=utf-8',
+    });
+  }
+
+  @Get('log/:caseId/pdf')
+  @CheckAbility('read', 'PlacementLog')
+  @ApiParam({ name: 'caseId', type: Number })
+  @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment placement-log-<000123>.pdf: the calls of the search as a table' })
+  async caseLogPdf(@CurrentUser() user: UserContext, @Param('caseId') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const caseId = parseId(id);
+    const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
+    const tz = parseTimeZone(query.tz);
+    return this.audited('Placement.Log.Pdf', req, user, { caseId }, () => this.logs.caseLogPdf(user, caseId, filter, sort, tz), {
+      name: `placement-log-${caseReference(caseId).slice(1)}.pdf`,
+      type: 'application/pdf',
+    });
+  }
+
+  @Get('division/:divisionId/log')
+  @CheckAbility('manage', 'Placement')
+  @ApiParam({ name: 'divisionId', type: Number, description: 'referring division id' })
+  @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
+  @ApiOkResponse({ description: 'Division log entries { id, createdAt, spokeWith, user {id,name}, patients [{caseId,name}], result, note, callbackAt, undone, bulkId }: one entry per call, a bulk submission is one entry; default dateContact descending' })
+  async divisionLog(@Param('divisionId') id: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const divisionId = parseId(id);
+    const q = parseListQuery(query, { sortable: DIVISION_LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
+    const filter = checkFilter<LogFilter>(q.filter, 'placementLogFilter');
+    const { rows, total } = await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit });
+    reply.header('Content-Range', contentRange('entries', q.offset, rows.length, total));
+    return rows;
+  }
+
+  @Get('division/:divisionId/log/csv')
+  @CheckAbility('manage', 'Placement')
+  @ApiParam({ name: 'divisionId', type: Number })
+  @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'CSV attachment division-log-<id>.csv: header row, one row per entry' })
+  async divisionLogCsv(@Param('divisionId') id: string, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const divisionId = parseId(id);
+    const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
+    const tz = parseTimeZone(query.tz);
+    return this.audited('Placement.DivisionLog.Csv', req, user, { divisionId }, async () => ({ stream: await this.logs.divisionLogCsv(divisionId, filter, sort, tz) }), {
+      name: `division-log-${divisionId}.csv`,
+      type: 'text/csv; charset=utf-8',
+    });
+  }
+
+  @Get('division/:divisionId/log/pdf')
+  @CheckAbility('manage', 'Placement')
+  @ApiParam({ name: 'divisionId', type: Number })
+  @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
+  @ApiQuery(TZ_QUERY)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF attachment division-log-<id>.pdf' })
+  async divisionLogPdf(@Param('divisionId') id: string, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
+    const divisionId = parseId(id);
+    const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
+    const tz = parseTimeZone(query.tz);
+    return this.audited('Placement.DivisionLog.Pdf', req, user, { divisionId }, async () => {
+      const r = await this.logs.divisionLogPdf(divisionId, filter, sort, tz);
+      return { stream: r.stream, facilityId: r.division.facilityId };
+    }, { name: `division-log-${divisionId}.pdf`, type: 'application/pdf' });
+  }
+}
+
+/** Referring facilities' accepted cases (spec 02 §2 /dashboard: "accepted-cases table with a close action"). */
+@ApiTags('placement')
+@Controller('api/cases')
+export class AcceptedCasesController {
+  constructor(private readonly logs: PlacementLogsService) {}
+
+  @Get('accepted')
+  @CheckAbility('read', 'AcceptedCase')
+  @ApiListQuery(ACCEPTED_SORTABLE, '(none)')
+  @ApiOkResponse({ description: 'Open cases accepted by the user\'s referring division(s): { id, caseId, status, patient, sourceFacility, acceptedAt, divisionId, divisionName }; default patientAcceptedCreatedAt ascending' })
+  async accepted(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const q = parseListQuery(query, { sortable: ACCEPTED_SORTABLE, defaultSort: ['patientAcceptedCreatedAt', 'ASC'] });
+    const { rows, total } = await this.logs.acceptedCases(user, q);
+    reply.header('Content-Range', contentRange('cases', q.offset, rows.length, total));
+    return rows;
+  }
+
+  @Put(':id/referring/confirm')
+  @CheckAbility('update', 'AcceptedCase')
+  @AuditAction('Case.ReferringConfirmArrival')
+  @AuditAfterCommand()
+  @ApiParam({ name: 'id', type: Number })
+  @ApiOkResponse({ description: 'The referring facility confirms the patient arrived: the case is closed with the transfer outcome of its division. { caseId, status, caseOutcomeType, divisionId }' })
+  @ApiConflictResponse({ description: 'INV.CASE.NOT.ACCEPTED, INV.CASE.IS.CLOSED, INV.CASE.HAS.ACTIVE.REQUEST' })
+  confirm(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    return this.logs.confirmArrival(user, parseId(id));
+  }
+}

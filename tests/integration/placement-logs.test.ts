@@ -1,0 +1,257 @@
+import { execFile } from 'child_process';
+import { parse } from 'csv-parse/sync';
+import { caseReference } from '@crisis/forms';
+import { API_URL, api, eventually } from '../support/api';
+import { db } from '../support/db';
+import { signIn, signInAs } from '../support/oidc-client';
+
+/**
+ * The placement logs (spec 02 §2 full log and division log, §7 exports) and the referring
+ * facilities' accepted cases: CSV parsed, PDF text extracted, bulk calls grouped, filters, sort,
+ * scoping, and the referring side's arrival confirmation closing the case.
+ */
+describe('placement logs', () => {
+  let coordinator: string;
+  let provider: string;
+  let providerId: number;
+  let tampaAdmin: string;
+  let savannahAdmin: string;
+  let intake: string;
+  let floor: { facilityId: number; divisionId: number };
+  let sunriseAdult: number;
+  let seq = 0;
+  const letters = () => `${Date.now().toString(36)}${(seq++).toString(36)}`.replace(/[^a-z]/g, '') || 'x';
+  const put = (p: string, body?: unknown, token = coordinator) => api('PUT', p, { token, body });
+  const status = async (id: number) => (await db.query('SELECT status FROM cases WHERE id = $1', [id])).rows[0].status as string;
+
+  async function download(p: string, token: string) {
+    const res = await fetch(API_URL + p, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  async function pdfText(bytes: Buffer): Promise<string> {
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const script = `
+      const { PDFParse } = require('pdf-parse');
+      const chunks = [];
+      process.stdin.on('data', (c) => chunks.push(c));
+      process.stdin.on('end', async () => {
+        const parser = new PDFParse({ data: Buffer.concat(chunks) });
+        const r = await parser.getText();
+        await parser.destroy();
+        process.stdout.write(JSON.stringify({ text: r.text }));
+      });`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = execFile(process.execPath, ['-e', script], { cwd: __dirname, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      );
+      child.stdin!.end(bytes);
+    });
+    return (JSON.parse(out).text as string).replace(/\s+/g, ' ');
+  }
+
+  async function contactingCase(firstName = `Log${letters()}`): Promise<number> {
+    const created = await api('POST', '/api/cases', {
+      token: coordinator,
+      body: {
+        patient: {
+          firstName,
+          lastName: 'Logger',
+          dateOfBirth: '1984-04-04',
+          gender: 'Male',
+          address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
+        },
+        sourceFacilityId: floor.facilityId,
+        sourceDivisionId: floor.divisionId,
+        contactPhoneNumber: '+18135550199',
+        notificationSendingMethod: 'PhoneCall',
+        requestType: 'Assessment',
+        evaluationProviderId: providerId,
+        patientEpicId: 'E-8',
+        encounterIdentifier: 'E-8-ENC',
+        uninsured: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const { id, requestId } = created.body;
+    for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete']) expect((await put(`/api/requests/${requestId}/${step}`, undefined, provider)).status).toBe(200);
+    const moved = await put(`/api/cases/${id}/status`, {
+      status: 'LocatingServices_ContactingServiceOrganization',
+      mainRecommendation: 'MentalHealthInpatient',
+      criteria: [],
+      includeOutOfStateFacilities: false,
+    });
+    expect(moved.status).toBe(200);
+    return id;
+  }
+  const taskOf = async (caseId: number, divisionId: number) =>
+    (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 AND division_id = $2', [caseId, divisionId])).rows[0]?.id as number;
+
+  /** Claims Sunrise's adult unit, submits the calls, releases. */
+  async function logCalls(calls: unknown[], bulk = false) {
+    const c = await eventually(async () => {
+      const r = await api('POST', `/api/placement-tasks/division/${sunriseAdult}/claim`, { token: coordinator, body: {} });
+      return r.status === 200 ? r : null;
+    }, 'the division claim');
+    const saved = await put(`/api/placement-tasks/claim/${c.body.claimId}/calls`, { calls, bulk });
+    expect(saved.status).toBe(200);
+    expect((await put(`/api/placement-tasks/claim/${c.body.claimId}/release`)).status).toBe(200);
+  }
+
+  let first: number;
+  let second: number;
+  let firstName: string;
+
+  beforeAll(async () => {
+    coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
+    provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
+    providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
+    tampaAdmin = (await signIn({ email: 'admin@tampageneral.example.org', password: 'Demo1234!' })).accessToken;
+    savannahAdmin = (await signIn({ email: 'admin@savannahcoastal.example.org', password: 'Demo1234!' })).accessToken;
+    intake = (await signIn({ email: 'intake@sunrisebehavioral.example.org', password: 'Demo1234!' })).accessToken;
+    const d = await db.query(
+      `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
+        WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
+    );
+    floor = { facilityId: d.rows[0].facility, divisionId: d.rows[0].division };
+    sunriseAdult = (await db.query("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).rows[0].id;
+
+    firstName = `Log${letters()}`;
+    first = await contactingCase(firstName);
+    second = await contactingCase();
+    const t1 = await taskOf(first, sunriseAdult);
+    const t2 = await taskOf(second, sunriseAdult);
+    // One single call, then one bulk submission on both cases.
+    await logCalls([{ placementTaskId: t1, result: 'LeftVoicemail', note: 'Single call note' }]);
+    await new Promise((r) => setTimeout(r, 20));
+    await logCalls(
+      [
+        { placementTaskId: t1, result: 'WaitingToHearBack', spokeWith: 'Nurse Bulk', note: 'Bulk note' },
+        { placementTaskId: t2, result: 'WaitingToHearBack', spokeWith: 'Nurse Bulk', note: 'Bulk note' },
+      ],
+      true,
+    );
+  });
+
+  afterAll(() => db.end());
+
+  it('exports the case log as CSV with the filters and sort of the log', async () => {
+    const csv = await download(`/api/placement-tasks/log/${first}/csv`, coordinator);
+    expect(csv.status).toBe(200);
+    expect(csv.type).toMatch(/text\/csv/);
+    const rows: string[][] = parse(csv.bytes.toString('utf8'));
+    expect(rows[0]).toEqual(['Date contact', 'Coordinator', 'Referring facility', 'Division', 'Spoke with', 'Result', 'Note', 'Follow-up', 'Undone']);
+    expect(rows).toHaveLength(3);
+    // Default: dateContact descending, so the bulk call first.
+    expect(rows[1]).toEqual(expect.arrayContaining(['Sunrise Behavioral Health Hospital', 'Adult Inpatient Unit', 'Nurse Bulk', 'Waiting To Hear Back', 'Bulk note', 'No']));
+    expect(rows[2]).toEqual(expect.arrayContaining(['Left Voicemail', 'Single call note']));
+    expect(rows[1][0]).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d (AM|PM)$/);
+
+    const asc = parse((await download(`/api/placement-tasks/log/${first}/csv?sort=${encodeURIComponent('["dateContact","ASC"]')}`, coordinator)).bytes.toString('utf8'));
+    expect(asc[1][5]).toBe('Left Voicemail');
+    const filtered = parse(
+      (await download(`/api/placement-tasks/log/${first}/csv?filter=${encodeURIComponent(JSON.stringify({ results: ['LeftVoicemail'] }))}`, coordinator)).bytes.toString('utf8'),
+    );
+    expect(filtered).toHaveLength(2);
+    const bad = await download(`/api/placement-tasks/log/${first}/csv?filter=${encodeURIComponent(JSON.stringify({ results: ['Nope'] }))}`, coordinator);
+    expect(bad.status).toBe(400);
+  });
+
+  it('exports the case log as PDF', async () => {
+    const pdf = await download(`/api/placement-tasks/log/${first}/pdf`, coordinator);
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain(`Placement log ${caseReference(first)}`);
+    expect(text).toContain('Single call note');
+    expect(text).toContain('Nurse Bulk');
+  });
+
+  it('scopes the exports to the cases the user may open', async () => {
+    expect((await download(`/api/placement-tasks/log/${first}/csv`, tampaAdmin)).status).toBe(200);
+    expect((await download(`/api/placement-tasks/log/${first}/csv`, savannahAdmin)).status).toBe(403);
+    expect((await download(`/api/placement-tasks/log/${first}/pdf`, savannahAdmin)).status).toBe(403);
+    expect((await download('/api/placement-tasks/log/999999999/csv', coordinator)).status).toBe(404);
+    // The division log is the coordinators' (manage Placement).
+    expect((await download(`/api/placement-tasks/division/${sunriseAdult}/log`, tampaAdmin)).status).toBe(403);
+  });
+
+  it('groups a bulk submission into one division log entry listing its patients', async () => {
+    const res = await api('GET', `/api/placement-tasks/division/${sunriseAdult}/log?filter=${encodeURIComponent(JSON.stringify({ patientName: firstName }))}`, { token: coordinator });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    const [bulk, single] = res.body;
+    expect(bulk).toMatchObject({ result: 'WaitingToHearBack', spokeWith: 'Nurse Bulk', undone: false, bulkId: expect.any(String) });
+    expect(bulk.patients.map((p: any) => p.caseId).sort()).toEqual([first, second].sort());
+    expect(single).toMatchObject({ result: 'LeftVoicemail', bulkId: null, patients: [{ caseId: first, name: `${firstName} Logger` }] });
+    expect(single.user.name).toEqual(expect.any(String));
+
+    const asc = await api('GET', `/api/placement-tasks/division/${sunriseAdult}/log?sort=${encodeURIComponent('["dateContact","ASC"]')}&filter=${encodeURIComponent(JSON.stringify({ patientName: firstName }))}`, { token: coordinator });
+    expect(asc.body.map((e: any) => e.result)).toEqual(['LeftVoicemail', 'WaitingToHearBack']);
+    const paged = await api('GET', `/api/placement-tasks/division/${sunriseAdult}/log?range=[0,0]`, { token: coordinator });
+    expect(paged.body).toHaveLength(1);
+    expect(paged.headers.get('content-range')).toMatch(/^entries 0-0\/\d+$/);
+  });
+
+  it('checks the division log dates', async () => {
+    const q = (f: unknown) => api('GET', `/api/placement-tasks/division/${sunriseAdult}/log?filter=${encodeURIComponent(JSON.stringify(f))}`, { token: coordinator });
+    expect((await q({ from: '1901-12-31T00:00:00.000Z' })).status).toBe(400);
+    expect((await q({ from: new Date(Date.now() + 5 * 86_400_000).toISOString() })).status).toBe(400);
+    expect((await q({ from: '2020-01-02T00:00:00.000Z', to: '2020-01-01T00:00:00.000Z' })).status).toBe(400);
+    expect((await q({ to: new Date(Date.now() + 5 * 86_400_000).toISOString() })).status).toBe(400);
+    const none = await q({ from: '2020-01-01T00:00:00.000Z', to: '2020-01-02T00:00:00.000Z' });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual([]);
+    expect((await api('GET', `/api/placement-tasks/division/${floor.divisionId}/log`, { token: coordinator })).status).toBe(404);
+  });
+
+  it('exports the division log as CSV and PDF', async () => {
+    const f = encodeURIComponent(JSON.stringify({ patientName: firstName }));
+    const csv = await download(`/api/placement-tasks/division/${sunriseAdult}/log/csv?filter=${f}`, coordinator);
+    expect(csv.status).toBe(200);
+    const rows: string[][] = parse(csv.bytes.toString('utf8'));
+    expect(rows[0]).toEqual(['Date contact', 'User', 'Spoke with', 'Patients', 'Result', 'Note', 'Follow-up', 'Undone']);
+    expect(rows).toHaveLength(3);
+    expect(rows[1][3]).toContain(caseReference(second));
+    expect(rows[1][3]).toContain(caseReference(first));
+    const pdf = await download(`/api/placement-tasks/division/${sunriseAdult}/log/pdf?filter=${f}`, coordinator);
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain('Division log: Sunrise Behavioral Health Hospital / Adult Inpatient Unit');
+    expect(text).toContain('Single call note');
+  });
+
+  it('lists the accepted cases of the referring division (the seed\'s Grace Whitfield)', async () => {
+    const res = await api('GET', '/api/cases/accepted', { token: intake });
+    expect(res.status).toBe(200);
+    const grace = res.body.find((r: any) => r.patient.lastName === 'Whitfield');
+    // The seed's case stays open unless someone closed it by hand.
+    const open = (await db.query("SELECT c.status FROM cases c JOIN patients p ON p.id = c.patient_id WHERE p.last_name = 'Whitfield'")).rows[0].status !== 'Closed';
+    if (open) expect(grace).toMatchObject({ status: 'ServicesLocated_WaitingForConfirmation', sourceFacility: { name: 'Savannah Coastal Medical Center' }, divisionName: 'Adult Inpatient Unit', acceptedAt: expect.any(String) });
+    const acceptedAts = res.body.map((r: any) => Date.parse(r.acceptedAt));
+    expect(acceptedAts).toEqual([...acceptedAts].sort((a, b) => a - b));
+    // Other roles: the ITP has no accepted-cases table; a source user neither.
+    expect((await api('GET', '/api/cases/accepted', { token: coordinator })).status).toBe(403);
+    const savannahEr = (await signIn({ email: 'er@savannahcoastal.example.org', password: 'Demo1234!' })).accessToken;
+    expect((await api('GET', '/api/cases/accepted', { token: savannahEr })).status).toBe(403);
+  });
+
+  it('closes the case when the referring facility confirms the arrival', async () => {
+    const caseId = await contactingCase();
+    const taskId = await taskOf(caseId, sunriseAdult);
+    // Not accepted yet: nothing to confirm (and out of scope).
+    expect((await put(`/api/cases/${caseId}/referring/confirm`, undefined, intake)).status).toBe(403);
+    await logCalls([{ placementTaskId: taskId, result: 'PatientAccepted', spokeWith: 'Intake nurse', accept: { male: { adult: true } } }]);
+    await eventually(async () => (await status(caseId)) === 'ServicesLocated_WaitingForConfirmation', 'the case to wait for confirmation');
+    const list = await api('GET', '/api/cases/accepted', { token: intake });
+    expect(list.body.map((r: any) => r.id)).toContain(caseId);
+    const confirmed = await put(`/api/cases/${caseId}/referring/confirm`, undefined, intake);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ status: 'Closed', caseOutcomeType: 'Transferred_MentalHealthInpatient', divisionId: sunriseAdult });
+    const row = (await db.query('SELECT status, outcome_type, outcome_referring_division_id FROM cases WHERE id = $1', [caseId])).rows[0];
+    expect(row).toEqual({ status: 'Closed', outcome_type: 'Transferred_MentalHealthInpatient', outcome_referring_division_id: sunriseAdult });
+    expect((await api('GET', '/api/cases/accepted', { token: intake })).body.map((r: any) => r.id)).not.toContain(caseId);
+    expect((await put(`/api/cases/${caseId}/referring/confirm`, undefined, intake)).status).toBe(409);
+    const audit = await db.query(`SELECT success FROM audit_log WHERE main_action = 'Case.ReferringConfirmArrival' ORDER BY id DESC LIMIT 1`).catch(() => null);
+    if (audit) expect(audit.rows[0]?.success).toBe(false);
+  });
+});
