@@ -3,7 +3,7 @@
  *
  * Env: DATABASE_URL; TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default),
  * TEMPORAL_TASK_QUEUE (crisis); for a real cluster TEMPORAL_API_KEY or
- * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); WORKER_DB_POOL_MAX (5);
+ * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); WORKER_DB_POOL_MAX (10);
  * WORKER_LOG_LEVEL (INFO); WORKER_SKIP_SCHEDULES (set: do not create the Temporal schedules).
  *
  * `--build-bundle` only builds the cached workflow bundle and exits (for image builds and CI).
@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   if (!process.env.WORKER_SKIP_SCHEDULES)
     await ensureSchedules(env, log).catch((err) => log(`could not ensure the schedules: ${(err as Error).message}`));
 
-  const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 5 });
+  const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 10 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   try {
     const worker = await Worker.create({

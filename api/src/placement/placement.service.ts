@@ -24,6 +24,7 @@ import { auditValues } from '../common/request-context';
 import { config } from '../config';
 import { LiveService } from '../live/live.service';
 import { CALLS_ROOM } from '../live/live.gateway';
+import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 import { CaseCommandsService, caseRoom } from '../cases/case-commands.service';
@@ -195,7 +196,7 @@ export class PlacementService {
               (lc.result = ANY($2::text[]) AND t.callback_at > now()) AS "onHold",
               CASE WHEN lc.result = ANY($2::text[]) AND t.callback_at > now() THEN lc.created_at END AS "onHoldSince"
          FROM placement_tasks t
-         JOIN cases c ON c.id = t.case_id AND c.status = ANY($3::text[])
+         JOIN cases c ON c.id = t.case_id AND c.status = ANY($3::text[]) AND c.status <> 'Closed'
          JOIN patients p ON p.id = c.patient_id
          JOIN facilities sf ON sf.id = c.source_facility_id
          LEFT JOIN placement_calls lc ON lc.id = t.last_call_id
@@ -262,32 +263,59 @@ export class PlacementService {
     const granted = new Set<number>();
     let holdUntil: { result: string; until: Date } | null = null;
 
-    const writeCall = async (t: TaskRow, call: { result: string; note?: string | null; callbackAt: Date | null; spokeWith?: string | null; accept?: unknown }) => {
-      const [row] = await select<{ id: string }>(
-        this.sequelize,
-        `INSERT INTO placement_calls (task_id, case_id, division_id, claim_id, result, note, callback_at, spoke_with, accept, bulk_id,
-                                      created_by, created_by_name, previous_call_id, previous_callback_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-        [t.id, t.case_id, t.division_id, claimId, call.result, call.note ?? null, call.callbackAt, call.spokeWith ?? null,
-          call.accept ? JSON.stringify(call.accept) : null, bulkId, user.id, name, t.last_call_id, t.callback_at],
-      );
+    type CallRow = { t: TaskRow; result: string; note?: string | null; callbackAt: Date | null; spokeWith?: string | null; accept?: unknown };
+    /** Inserts the calls and points their tasks at them: two statements however many rows. */
+    const writeCalls = async (rows: CallRow[]) => {
+      if (!rows.length) return;
       await select(
         this.sequelize,
-        `UPDATE placement_tasks SET last_call_id = $2, callback_at = $3, due_at = NULL, draft = NULL, updated_at = now() WHERE id = $1`,
-        [t.id, row.id, call.callbackAt],
+        `WITH x AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(task_id int, case_id int, division_id int, result text, note text, callback_at timestamptz,
+                                                         spoke_with text, accept jsonb, previous_call_id bigint, previous_callback_at timestamptz)
+         ), ins AS (
+           INSERT INTO placement_calls (task_id, case_id, division_id, claim_id, result, note, callback_at, spoke_with, accept, bulk_id,
+                                        created_by, created_by_name, previous_call_id, previous_callback_at)
+           SELECT task_id, case_id, division_id, $2, result, note, callback_at, spoke_with, accept, $3, $4, $5, previous_call_id, previous_callback_at FROM x
+           RETURNING id, task_id, callback_at
+         )
+         UPDATE placement_tasks t SET last_call_id = ins.id, callback_at = ins.callback_at, due_at = NULL, draft = NULL, updated_at = now()
+           FROM ins WHERE t.id = ins.task_id`,
+        [
+          JSON.stringify(
+            rows.map((r) => ({
+              task_id: r.t.id,
+              case_id: r.t.case_id,
+              division_id: r.t.division_id,
+              result: r.result,
+              note: r.note ?? null,
+              callback_at: r.callbackAt?.toISOString() ?? null,
+              spoke_with: r.spokeWith ?? null,
+              accept: r.accept ?? null,
+              previous_call_id: r.t.last_call_id,
+              previous_callback_at: r.t.callback_at?.toISOString() ?? null,
+            })),
+          ),
+          claimId,
+          bulkId,
+          user.id,
+          name,
+        ],
       );
-      timers.set(t.id, call.callbackAt ? call.callbackAt.toISOString() : null);
-      if (call.result === 'GrantedAccess' || call.result === 'PatientAccepted') granted.add(t.case_id);
-      if (call.result === 'PatientAccepted') accepted.push({ caseId: t.case_id });
+      for (const r of rows) {
+        timers.set(r.t.id, r.callbackAt ? r.callbackAt.toISOString() : null);
+        if (r.result === 'GrantedAccess' || r.result === 'PatientAccepted') granted.add(r.t.case_id);
+        if (r.result === 'PatientAccepted') accepted.push({ caseId: r.t.case_id });
+      }
     };
 
+    const submitted: CallRow[] = [];
     for (const c of body.calls) {
       const t = byId.get(c.placementTaskId)!;
       const callbackAt = callbackFor(c.result!, c.callbackAt ? new Date(c.callbackAt) : null, now);
-      await writeCall(t, { result: c.result!, note: c.note, callbackAt, spokeWith: c.spokeWith, accept: c.accept });
+      submitted.push({ t, result: c.result!, note: c.note, callbackAt, spokeWith: c.spokeWith, accept: c.accept });
       if (isBulkHold(c.result!, !!body.bulk) && callbackAt && (!holdUntil || callbackAt > holdUntil.until)) holdUntil = { result: c.result!, until: callbackAt };
     }
-
+    await writeCalls(submitted);
     // A bulk NoBedsAvailable / NoSecureBeds / CallBack holds the division for every case until then.
     if (holdUntil) {
       await select(
@@ -299,10 +327,10 @@ export class PlacementService {
         this.sequelize,
         `SELECT t.id, t.case_id, t.division_id, c.status AS case_status, t.last_call_id, t.callback_at, false AS extend
            FROM placement_tasks t JOIN cases c ON c.id = t.case_id
-          WHERE t.division_id = $1 AND c.status = ANY($2::text[]) AND NOT (t.id = ANY($3::int[])) FOR UPDATE OF t`,
+          WHERE t.division_id = $1 AND c.status = ANY($2::text[]) AND c.status <> 'Closed' AND NOT (t.id = ANY($3::int[])) FOR UPDATE OF t`,
         [divisionId, PLACEMENT_CASE_STATUSES, ids],
       );
-      for (const t of others) await writeCall(t, { result: holdUntil.result, note: 'Division on hold (bulk result)', callbackAt: holdUntil.until });
+      await writeCalls(others.map((t) => ({ t, result: holdUntil!.result, note: 'Division on hold (bulk result)', callbackAt: holdUntil!.until })));
     }
 
     for (const caseId of granted) {
@@ -359,12 +387,12 @@ export class PlacementService {
     if (q.filter.withinTwoHours) where.push(`(g.uncalled > 0 OR g.recent_callback_at <= now() + interval '2 hours')`);
     const limit = bind.push(q.limit);
     const offset = bind.push(q.offset);
-    const rows = await select<Record<string, any>>(
+    const rows = await preparedRead<Record<string, any>>(
       this.sequelize,
       `WITH g AS (
          SELECT t.division_id, count(*)::int AS task_count, count(*) FILTER (WHERE t.is_preferred)::int AS preferred_count,
                 count(*) FILTER (WHERE t.last_call_id IS NULL)::int AS uncalled, min(t.callback_at) AS recent_callback_at
-           FROM placement_tasks t JOIN cases c ON c.id = t.case_id AND c.status = ANY($1::text[])
+           FROM placement_tasks t JOIN cases c ON c.id = t.case_id AND c.status = ANY($1::text[]) AND c.status <> 'Closed'
           GROUP BY t.division_id
        )
        SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName",
