@@ -30,6 +30,7 @@ import { AppLayout } from './layout/AppLayout';
 import { AppNotification } from './notifications/AppNotification';
 import { ComingSoonPage } from './pages/ComingSoonPage';
 import { DashboardPage } from './pages/dashboard/DashboardPage';
+import { CallLogPage } from './placement/call-log/CallLogPage';
 import { AccessDeniedPage } from './pages/errors/AccessDeniedPage';
 import { NotFoundPage } from './pages/errors/NotFoundPage';
 import { AboutPage, TermsPage } from './pages/static/StaticPages';
@@ -151,6 +152,7 @@ export function App({ session }: { session: Session }) {
             <Route path="/cases/create/search" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseSearchPage /></Gate>} />
             <Route path="/cases/create/search/result" element={<Gate allow={(s) => s.ability.can('read', 'CaseSearchResult')}><CaseSearchResultPage /></Gate>} />
             <Route path="/cases/:id" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CasePage /></Gate>} />
+            <Route path="/call-log/claim/:claimId" element={<Gate allow={(s) => s.ability.can('manage', 'Placement')}><CallLogPage /></Gate>} />
             <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={(s) => s.ability.can('access', 'ProviderCases')}><EvaluationPlaceholderPage /></Gate>} />
             {PLACEHOLDERS.map((p) => (
               <Route

@@ -14,6 +14,14 @@ const tokenOf = async (email: string) => (await signInApi({ email, password: DEM
 const SHOTS = '/tmp/shots-casepage';
 
 async function newCaseInRecommendationReview() {
+  const c = await newItpCase();
+  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
+    expect((await api('PUT', `/api/requests/${c.requestId}/${step}`, { token: await tokenOf('provider@itp.example.org') })).status).toBe(200);
+  return c;
+}
+
+/** A case made by the coordinator on Tampa's medical floor, its Assessment assigned to provider@itp. */
+async function newItpCase() {
   const itp = await tokenOf('coordinator@itp.example.org');
   const provider = await tokenOf('provider@itp.example.org');
   const ctx = await api('GET', '/api/user/context', { token: provider });
@@ -43,9 +51,7 @@ async function newCaseInRecommendationReview() {
   });
   expect(created.status).toBe(201);
   const { id, requestId } = created.body as { id: number; requestId: number };
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    expect((await api('PUT', `/api/requests/${requestId}/${step}`, { token: provider })).status).toBe(200);
-  return { id, requestId, patientName: `Journey${suffix[0].toUpperCase()}${suffix.slice(1)} Lifecycle` };
+  return { id, requestId };
 }
 
 async function findTampa() {
@@ -81,7 +87,7 @@ test('a coordinator walks a case from OnHold to closed and reopened; another use
   await page.goto(`/cases/${c.id}`);
   await expect(page.getByTestId('page-title')).toHaveText(`Case #${String(c.id).padStart(6, '0')}`);
   await expect(chip(page)).toHaveText('Recommendation Review: Waiting On Decision');
-  await expect(page.getByTestId('placements-card')).toContainText('Placements come with the placement module');
+  await expect(page.getByTestId('placements-card')).toBeVisible();
 
   const adminContext = await browser.newContext({ viewport: { width: 1356, height: 1000 } });
   const watcher = await adminContext.newPage();
@@ -101,6 +107,16 @@ test('a coordinator walks a case from OnHold to closed and reopened; another use
   // The second browser follows without reloading.
   await expect(chip(watcher)).toHaveText('On Hold: Missing Documentation', { timeout: 15_000 });
   await expect(page.getByTestId('activity-row').first()).toContainText('On Hold: Missing Documentation');
+
+  // Undo the change: the undone row is struck through; then put the case on hold again.
+  await page.getByTestId('case-undo').click();
+  await page.getByTestId('status-confirm-confirm').click();
+  await expect(chip(page)).toHaveText('Recommendation Review: Waiting On Decision');
+  await expect(page.locator('[data-testid="activity-row"][data-undone="true"]')).toHaveCount(1);
+  await pick(page, 'status-select', 'OnHold_MissingDocumentation');
+  await page.getByTestId('status-note').fill('Still waiting for the labs.');
+  await page.getByTestId('status-note-dialog-submit').click();
+  await expect(chip(page)).toHaveText('On Hold: Missing Documentation');
 
   // Resume: the confirmation shows the status the case returns to.
   await page.getByTestId('case-resume').click();
@@ -157,10 +173,23 @@ test('the facility user and the provider get their own layouts; unknown cases sh
   const provider = await providerContext.newPage();
   await signIn(provider, 'provider@itp.example.org');
   await provider.goto(`/cases/${c.id}`);
-  await expect(provider.getByTestId('case-status-readonly')).toBeVisible();
+  // Read-only status: the header chip, no selector.
+  await expect(provider.getByTestId('case-status-chip')).toHaveText('Recommendation Review: Waiting On Decision');
+  await expect(provider.getByTestId('status-control')).toHaveCount(0);
   await expect(provider.getByTestId('requests-card')).toBeVisible();
   await expect(provider.getByTestId('placements-card')).toHaveCount(0);
+  await expect(provider.getByTestId('case-activity-card')).toHaveCount(0);
+
+  // Opening a case with his Pending request moves it to InProgress; then he starts the evaluation.
+  const pending = await newItpCase();
+  await provider.goto(`/cases/${pending.id}`);
+  const row = provider.getByTestId(`request-row-${pending.requestId}`);
+  await expect(row.getByTestId('request-status')).toHaveText('In Progress');
+  await expect(row.getByTestId('request-not-ready')).toBeVisible();
   await provider.screenshot({ path: `${SHOTS}/provider-case-page.png`, fullPage: true });
+  await row.getByTestId('request-evaluation').click();
+  await provider.waitForURL(`**/cases/${pending.id}/requests/${pending.requestId}/evaluation`);
+  await expect(provider.getByTestId('evaluation-placeholder')).toBeVisible();
   await provider.goto('/cases/99999999');
   await expect(provider.getByTestId('page-not-found')).toBeVisible();
   await providerContext.close();
@@ -190,7 +219,8 @@ test('the facility user and the provider get their own layouts; unknown cases sh
   const facility = await facilityContext.newPage();
   await signIn(facility, 'er@tampageneral.example.org');
   await facility.goto(`/cases/${created.body.id}`);
-  await expect(facility.getByTestId('case-status-readonly')).toBeVisible();
+  await expect(facility.getByTestId('case-status-chip')).toBeVisible();
+  await expect(facility.getByTestId('status-control')).toHaveCount(0);
   await expect(facility.getByTestId('decision-card')).toBeVisible();
   await expect(facility.getByTestId('case-activity-card')).toHaveCount(0);
   await facility.screenshot({ path: `${SHOTS}/facility-case-page.png`, fullPage: true });

@@ -11,7 +11,7 @@ import { NotFoundPage } from '../../pages/errors/NotFoundPage';
 import type { CaseCardProps, CaseDetails } from '../types';
 import { caseApi, enumLabel } from './caseApi';
 import { CaseActivityCard } from './CaseActivityCard';
-import { PlacementsCard } from './PlacementsCard';
+import { PlacementsCard } from '../../placement/PlacementsCard';
 import { RequestsCard } from './RequestsCard';
 import { StatusControl } from './StatusControl';
 import {
@@ -136,10 +136,25 @@ export function CasePage() {
         <Typography variant="h6" color="text.secondary" data-testid="case-patient-name">
           {record.patient.firstName} {record.patient.lastName}
         </Typography>
-        <Chip label={record.statusLabel} color={closed ? 'default' : 'primary'} data-testid="case-status-chip" />
+        <Chip
+          label={record.statusLabel}
+          color={closed ? 'default' : 'primary'}
+          data-testid="case-status-chip"
+          title={ability.can('update', 'CaseStatus') ? undefined : 'Case status (read only)'}
+        />
         <Typography variant="body2" color="text.secondary" data-testid="case-time-elapsed" title={`Created ${formatDateTime(record.createdAt)}`}>
           Time elapsed: {durationTwoUnits(record.timeElapsedSeconds * 1000)}
         </Typography>
+      </Box>
+      {closed && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="case-closed-banner">
+          This case is closed{record.closedAt ? ` since ${formatDateTime(record.closedAt)}` : ''}
+          {record.outcome?.type ? ` — outcome: ${enumLabel(record.outcome.type)}` : ''}
+          {record.outcome?.referringFacility ? ` (${record.outcome.referringFacility.facilityName} — ${record.outcome.referringFacility.divisionName})` : ''}.
+        </Alert>
+      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 2 }}>
+        {ability.can('update', 'CaseStatus') && <StatusControl caseRecord={record} onChanged={onChanged} />}
         <Box sx={{ flex: 1 }} />
         {closed && ability.can('create', 'CaseFeedback') && (
           <Button size="small" startIcon={<RateReviewIcon />} onClick={() => setFeedback(true)} data-testid="case-feedback">
@@ -153,16 +168,6 @@ export function CasePage() {
             Export to PDF
           </Button>
         ) : null}
-      </Box>
-      {closed && (
-        <Alert severity="info" sx={{ mb: 2 }} data-testid="case-closed-banner">
-          This case is closed{record.closedAt ? ` since ${formatDateTime(record.closedAt)}` : ''}
-          {record.outcome?.type ? ` — outcome: ${enumLabel(record.outcome.type)}` : ''}
-          {record.outcome?.referringFacility ? ` (${record.outcome.referringFacility.facilityName} — ${record.outcome.referringFacility.divisionName})` : ''}.
-        </Alert>
-      )}
-      <Box sx={{ mb: 2 }}>
-        <StatusControl caseRecord={record} onChanged={onChanged} />
       </Box>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>

@@ -96,8 +96,10 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                 return (
                   <TableRow key={r.id} data-testid={`request-row-${r.id}`}>
                     <TableCell>{enumLabel(r.type)}</TableCell>
-                    <TableCell data-testid="request-status">{enumLabel(r.status)}</TableCell>
-                    <TableCell>
+                    <TableCell data-testid="request-status" sx={{ whiteSpace: 'nowrap' }}>
+                      {enumLabel(r.status)}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       {r.evaluationProvider ? (
                         <Link component="button" onClick={() => setBio(r.evaluationProvider)} data-testid="request-provider">
                           {r.evaluationProvider.firstName} {r.evaluationProvider.lastName}

@@ -73,7 +73,6 @@ export function ContactingDialog({ open, caseRecord, target, onClose, onSubmit }
     setNote(caseRecord.recommendationNote ?? '');
     setOutOfState(null);
     setErrors({});
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
   const allowedCriteria = criteriaForRecommendation(recommendation) as readonly string[];
   const submit = async () => {
