@@ -165,8 +165,12 @@ describe('case lifecycle', () => {
 
     // Back to recommendation review (note required), then undo that change.
     expect((await put(`/api/cases/${c.id}/status`, { status: 'RecommendationReview_WaitingOnDecision', note: 'Re-check' })).status).toBe(200);
+    expect((await api('GET', `/api/cases/${c.id}`, { token: itp })).body.canUndo).toBe(true);
     expect((await put(`/api/cases/${c.id}/undo`)).status).toBe(200);
     expect(await status(c.id)).toBe('LocatingServices_ContactingServiceOrganization');
+    // Only a manual change can be undone: the resume before it cannot.
+    expect((await api('GET', `/api/cases/${c.id}`, { token: itp })).body.canUndo).toBe(false);
+    expect((await put(`/api/cases/${c.id}/undo`)).error?.code).toBe('INV.CASE.NOTHING.TO.UNDO');
 
     // Close: a facility outcome needs the referring division; Other needs a note.
     const noDivision = await put(`/api/cases/${c.id}/close`, { outcomeRequired: true, caseOutcomeType: 'Transferred_MentalHealthInpatient' });

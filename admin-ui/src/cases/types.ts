@@ -93,6 +93,8 @@ export interface CaseDetails {
   erLine: string | null;
   requests: CaseRequest[];
   activeRequest: CaseRequest | null;
+  /** The last status change was a manual one that undo can take back. */
+  canUndo: boolean;
   /** Statuses the status selector offers (spec 01 §4). */
   allowedStatuses: string[];
 }

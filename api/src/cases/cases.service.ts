@@ -357,7 +357,13 @@ export class CasesService {
                 'showBillingCode', coalesce(d.show_billing_code, false)) AS "sourceDivision",
               coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY lower(t.name))
                           FROM case_tags ct JOIN patient_tags t ON t.id = ct.tag_id WHERE ct.case_id = c.id), '[]') AS tags,
-              (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine"
+              (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine",
+              -- Undo takes back the last manual change (the same test as the workflow's undo command).
+              coalesce((SELECT a.kind = 'manual' AND a.status = c.status FROM case_activities a
+                         WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind <> 'undo'
+                         ORDER BY a.started_at DESC, a.id DESC LIMIT 1), false)
+                AND c.status <> 'Closed'
+                AND (SELECT count(*) FROM case_activities a WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind <> 'undo') > 1 AS "canUndo"
          FROM cases c
          JOIN patients p ON p.id = c.patient_id
          JOIN facilities f ON f.id = c.source_facility_id

@@ -151,7 +151,7 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
           Resume
         </Button>
       )}
-      {!closed && (
+      {!closed && caseRecord.canUndo && (
         <Button size="small" startIcon={<UndoIcon />} onClick={() => setConfirm({ kind: 'undo' })} data-testid="case-undo">
           Undo last change
         </Button>
