@@ -1,6 +1,7 @@
-import { Alert, Box, Stack } from '@mui/material';
+import { Alert, Box, Button, Stack } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
 import { useEffect, useState } from 'react';
-import { ArrayInput, BooleanInput, SimpleFormIterator } from 'react-admin';
+import { ArrayInput, BooleanInput, SimpleFormIterator, useSimpleFormIterator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { MAX_INSURANCES } from '@crisis/forms';
 import { InsuranceFields } from '../insurance/InsuranceFields';
@@ -32,6 +33,7 @@ export function InsuranceRows() {
         <ArrayInput source="insurances" label="Insurances" helperText={false}>
           <SimpleFormIterator
             disableReordering
+            addButton={<AddInsuranceButton />}
             disableAdd={full}
             disableClear
             getItemLabel={(i: number) => ORDER[i] ?? ''}
@@ -50,5 +52,14 @@ export function InsuranceRows() {
         </Stack>
       )}
     </Box>
+  );
+}
+
+function AddInsuranceButton() {
+  const { add } = useSimpleFormIterator();
+  return (
+    <Button size="small" startIcon={<AddIcon />} onClick={() => add()} data-testid="insurance-add">
+      Add insurance
+    </Button>
   );
 }

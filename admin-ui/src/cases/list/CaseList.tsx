@@ -59,6 +59,7 @@ function CaseRows({ children }: { children: React.ReactNode }) {
         return `/cases/${id}`;
       }}
       rowSx={(r) => (lastVisited !== null && String(r.id) === lastVisited ? { backgroundColor: 'rgba(25, 118, 210, 0.10)' } : {})}
+      sx={{ '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } }}
       data-testid="case-table"
     >
       {children}
@@ -66,7 +67,7 @@ function CaseRows({ children }: { children: React.ReactNode }) {
   );
 }
 
-const PatientCell = ({ withDob }: { withDob?: boolean }) => (
+const patientField = (withDob = false) => (
   <FunctionField
     source="patient"
     label="Patient"
@@ -80,7 +81,7 @@ const PatientCell = ({ withDob }: { withDob?: boolean }) => (
   />
 );
 
-const FacilityCell = () => (
+const facilityField = () => (
   <FunctionField
     source="sourceFacility"
     label="Facility"
@@ -94,7 +95,7 @@ const FacilityCell = () => (
   />
 );
 
-const ContactCell = () => (
+const contactField = () => (
   <FunctionField
     label="Contact"
     sortable={false}
@@ -107,8 +108,8 @@ const ContactCell = () => (
   />
 );
 
-const StatusCell = () => <FunctionField source="status" label="Status" sortBy="status" render={(r: CaseRow) => r.statusLabel} />;
-const ElapsedCell = () => (
+const statusField = () => <FunctionField source="status" label="Status" sortBy="status" render={(r: CaseRow) => r.statusLabel} />;
+const elapsedField = () => (
   <FunctionField source="timeElapsed" label="Time elapsed" sortBy="timeElapsed" render={(r: CaseRow) => <span data-testid="case-elapsed">{elapsed(r)}</span>} />
 );
 
@@ -118,6 +119,7 @@ function ItpCaseList() {
   return (
     <List
       resource="cases"
+      disableAuthentication
       title=" "
       filters={itpFilters}
       sort={{ field: 'timeElapsed', order: 'DESC' }}
@@ -128,12 +130,12 @@ function ItpCaseList() {
       storeKey="cases.listParams"
     >
       <CaseRows>
-        <PatientCell />
-        <FacilityCell />
-        {wide && <ContactCell />}
-        <StatusCell />
+        {patientField()}
+        {facilityField()}
+        {wide && contactField()}
+        {statusField()}
         <FunctionField label="Criteria" sortable={false} render={(r: CaseRow) => <CriteriaChips criteria={r.criteria} />} />
-        <ElapsedCell />
+        {elapsedField()}
       </CaseRows>
     </List>
   );
@@ -144,6 +146,7 @@ function FacilityCaseList() {
   return (
     <List
       resource="cases"
+      disableAuthentication
       title=" "
       sort={{ field: 'timeElapsed', order: 'DESC' }}
       perPage={25}
@@ -153,9 +156,9 @@ function FacilityCaseList() {
       storeKey="cases.listParams"
     >
       <CaseRows>
-        <PatientCell />
-        <StatusCell />
-        <ElapsedCell />
+        {patientField()}
+        {statusField()}
+        {elapsedField()}
         <FunctionField source="requestType" label="Request type" sortBy="requestType" render={(r: CaseRow) => humanize(r.latestRequest?.type) || '—'} />
         <FunctionField
           label="Request provider"
@@ -170,7 +173,8 @@ function FacilityCaseList() {
 /** The 'waiting for confirmation' toggle; it switches the default sort (spec 01 §9). */
 function WaitingToggle() {
   const { filterValues, setFilters, setSort } = useListContext();
-  const on = !!filterValues.onlyWaitingForConfirmation;
+  // Local state so the switch answers at once; the list follows its filter.
+  const [on, setOn] = useState(!!filterValues.onlyWaitingForConfirmation);
   return (
     <FormControlLabel
       sx={{ ml: 0 }}
@@ -179,8 +183,9 @@ function WaitingToggle() {
           checked={on}
           data-testid="case-waiting-toggle"
           onChange={(_e, checked) => {
+            setOn(checked);
             const { onlyWaitingForConfirmation: _drop, ...rest } = filterValues;
-            setFilters(checked ? { ...rest, onlyWaitingForConfirmation: true } : rest, undefined);
+            setFilters(checked ? { ...rest, onlyWaitingForConfirmation: true } : rest, undefined, false);
             setSort({ field: checked ? 'patientAcceptedCreatedAt' : 'grantedAccessCreatedAt', order: 'ASC' });
           }}
         />
@@ -195,6 +200,7 @@ function ReferringCaseList() {
   return (
     <List
       resource="cases"
+      disableAuthentication
       title=" "
       sort={{ field: 'grantedAccessCreatedAt', order: 'ASC' }}
       perPage={25}
@@ -207,7 +213,7 @@ function ReferringCaseList() {
         <WaitingToggle />
       </Box>
       <CaseRows>
-        <PatientCell />
+        {patientField()}
         <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
         <FunctionField
           source="grantedAccessCreatedAt"
@@ -225,12 +231,12 @@ function ProviderFilterBar() {
   const { filterValues, setFilters } = useListContext();
   const [text, setText] = useState<string>(filterValues.search ?? '');
   const debounced = useDebounced(text, 400);
-  const showAll = !!filterValues.showAll;
+  const [showAll, setShowAll] = useState(!!filterValues.showAll);
   const [hours, setHours] = useState<string>(filterValues.activeForHours ? String(filterValues.activeForHours) : '');
-  const apply = (patch: Record<string, unknown>) => {
+  const apply = (patch: Record<string, unknown>, debounce = false) => {
     const next: Record<string, unknown> = { ...filterValues, ...patch };
     Object.keys(next).forEach((k) => (next[k] === null || next[k] === '' || next[k] === false || next[k] === undefined) && delete next[k]);
-    setFilters(next, undefined);
+    setFilters(next, undefined, debounce);
   };
   useEffect(() => {
     if ((filterValues.search ?? '') !== debounced) apply({ search: debounced.trim() || null });
@@ -243,7 +249,11 @@ function ProviderFilterBar() {
         control={
           <Checkbox
             checked={showAll}
-            onChange={(_e, checked) => apply(checked ? { showAll: true } : { showAll: null, activeForHours: null })}
+            onChange={(_e, checked) => {
+              setShowAll(checked);
+              if (!checked) setHours('');
+              apply(checked ? { showAll: true } : { showAll: null, activeForHours: null });
+            }}
             inputProps={{ 'data-testid': 'case-show-all' } as never}
           />
         }
@@ -258,7 +268,7 @@ function ProviderFilterBar() {
         onChange={(e) => {
           setHours(e.target.value);
           const n = Number(e.target.value);
-          apply({ activeForHours: Number.isInteger(n) && n >= 1 && n <= 99 ? n : null });
+          apply({ activeForHours: Number.isInteger(n) && n >= 1 && n <= 99 ? n : null }, true);
         }}
         inputProps={{ min: 1, max: 99, 'data-testid': 'case-active-hours' }}
         sx={{ width: 160 }}
@@ -272,6 +282,7 @@ function ProviderCaseList() {
   return (
     <List
       resource="cases"
+      disableAuthentication
       title=" "
       sort={{ field: 'timeElapsed', order: 'DESC' }}
       perPage={25}
@@ -282,11 +293,11 @@ function ProviderCaseList() {
     >
       <ProviderFilterBar />
       <CaseRows>
-        <PatientCell withDob />
+        {patientField(true)}
         <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
-        <ContactCell />
-        <ElapsedCell />
-        <StatusCell />
+        {contactField()}
+        {elapsedField()}
+        {statusField()}
       </CaseRows>
     </List>
   );

@@ -12,7 +12,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { CreateButton, TopToolbar, useListContext } from 'react-admin';
+import { TopToolbar, useListContext } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import AddIcon from '@mui/icons-material/Add';
 import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { humanize } from '../create/caseCreateApi';
@@ -84,7 +86,11 @@ export function CaseListActions() {
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
       <FoundTotal />
-      {ability.can('create', 'Case') && <CreateButton label="Create case" to="/cases/create/search" data-testid="case-create" />}
+      {ability.can('create', 'Case') && (
+        <Button component={RouterLink} to="/cases/create/search" startIcon={<AddIcon />} size="small" data-testid="case-create">
+          Create case
+        </Button>
+      )}
     </TopToolbar>
   );
 }
