@@ -1,6 +1,8 @@
 import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
 import { USER_TYPE_LABELS, UserType, type UserType as Role } from '@crisis/forms';
 import { useSession } from '../../auth/session';
+import { CallsCard } from '../../placement/calls-card/CallsCard';
+import { AcceptedCasesTable } from '../../placement/accepted/AcceptedCasesTable';
 
 const PANEL_BY_ROLE: Record<Role, string> = {
   [UserType.ItpAdmin]: 'Manage users, facilities and reference data from the Admin menu.',
@@ -13,7 +15,7 @@ const PANEL_BY_ROLE: Record<Role, string> = {
 
 /** /dashboard: a per-role welcome panel (the real panels come with the case screens). */
 export function DashboardPage() {
-  const { context } = useSession();
+  const { context, ability } = useSession();
   return (
     <Box data-testid="dashboard">
       <Card>
@@ -29,6 +31,8 @@ export function DashboardPage() {
           <Typography>{PANEL_BY_ROLE[context.role]}</Typography>
         </CardContent>
       </Card>
+      {ability.can('manage', 'Placement') && <CallsCard />}
+      {ability.can('read', 'AcceptedCase') && <AcceptedCasesTable />}
     </Box>
   );
 }
