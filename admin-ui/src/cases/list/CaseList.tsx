@@ -114,12 +114,13 @@ const elapsedField = () => (
 );
 
 /** ITP admin and user: filters on status and main recommendation, closed cases excluded. */
-function ItpCaseList() {
+function ItpCaseList({ embedded = false }: { embedded?: boolean }) {
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('lg'));
   return (
     <List
       resource="cases"
       disableAuthentication
+      disableSyncWithLocation={embedded}
       title=" "
       filters={itpFilters}
       sort={{ field: 'timeElapsed', order: 'DESC' }}
@@ -142,11 +143,12 @@ function ItpCaseList() {
 }
 
 /** Facility admin and source-division users. */
-function FacilityCaseList() {
+function FacilityCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
     <List
       resource="cases"
       disableAuthentication
+      disableSyncWithLocation={embedded}
       title=" "
       sort={{ field: 'timeElapsed', order: 'DESC' }}
       perPage={25}
@@ -196,11 +198,12 @@ function WaitingToggle() {
 }
 
 /** Users of a Referring division: the cases they were granted access to. */
-function ReferringCaseList() {
+function ReferringCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
     <List
       resource="cases"
       disableAuthentication
+      disableSyncWithLocation={embedded}
       title=" "
       sort={{ field: 'grantedAccessCreatedAt', order: 'ASC' }}
       perPage={25}
@@ -278,11 +281,12 @@ function ProviderFilterBar() {
 }
 
 /** Providers: the cases with a request assigned to them (or all, within a number of hours). */
-function ProviderCaseList() {
+function ProviderCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
     <List
       resource="cases"
       disableAuthentication
+      disableSyncWithLocation={embedded}
       title=" "
       sort={{ field: 'timeElapsed', order: 'DESC' }}
       perPage={25}
@@ -303,17 +307,20 @@ function ProviderCaseList() {
   );
 }
 
-/** /cases: one table per audience (spec 01 §2). */
-export function CaseList() {
+/**
+ * /cases: one table per audience (spec 01 §2). `embedded`: the same table on the dashboard (spec
+ * 02 §2: ITP and facility staff find their cases there; only providers have a Cases link).
+ */
+export function CaseList({ embedded = false }: { embedded?: boolean }) {
   const { context } = useSession();
   const variant = caseListVariant(context.role, context.divisionType);
   return (
     <Box>
-      <PageTitle title="Cases" />
-      {variant === 'itp' && <ItpCaseList />}
-      {variant === 'facility' && <FacilityCaseList />}
-      {variant === 'referring' && <ReferringCaseList />}
-      {variant === 'provider' && <ProviderCaseList />}
+      {!embedded && <PageTitle title="Cases" />}
+      {variant === 'itp' && <ItpCaseList embedded={embedded} />}
+      {variant === 'facility' && <FacilityCaseList embedded={embedded} />}
+      {variant === 'referring' && <ReferringCaseList embedded={embedded} />}
+      {variant === 'provider' && <ProviderCaseList embedded={embedded} />}
     </Box>
   );
 }

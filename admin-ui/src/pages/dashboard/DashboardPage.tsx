@@ -3,17 +3,18 @@ import { USER_TYPE_LABELS, UserType, type UserType as Role } from '@crisis/forms
 import { useSession } from '../../auth/session';
 import { CallsCard } from '../../placement/calls-card/CallsCard';
 import { AcceptedCasesTable } from '../../placement/accepted/AcceptedCasesTable';
+import { CaseList } from '../../cases/list/CaseList';
 
 const PANEL_BY_ROLE: Record<Role, string> = {
-  [UserType.ItpAdmin]: 'Manage users, facilities and reference data from the Admin menu.',
-  [UserType.ItpUser]: 'Partner search and case cards will appear here.',
-  [UserType.ItpProvider]: 'Your provider panel and assigned cases will appear here.',
-  [UserType.FacilityAdmin]: "Your facility's case tables will appear here.",
-  [UserType.FacilityUser]: "Your division's case tables will appear here.",
-  [UserType.GroupUser]: 'The group panel will appear here.',
+  [UserType.ItpAdmin]: 'Divisions to call and open cases are below; users, facilities and reference data are in the Admin menu.',
+  [UserType.ItpUser]: 'Divisions to call and the open cases are below.',
+  [UserType.ItpProvider]: 'Your assigned cases are under Cases.',
+  [UserType.FacilityAdmin]: "Your facility's open cases are below; its users and settings are in the Admin menu.",
+  [UserType.FacilityUser]: "Your division's open cases are below.",
+  [UserType.GroupUser]: 'Past cases of your counties are under Past cases.',
 };
 
-/** /dashboard: a per-role welcome panel (the real panels come with the case screens). */
+/** /dashboard: a per-role welcome panel, the calls card, accepted cases and the case table (spec 02 §2). */
 export function DashboardPage() {
   const { context, ability } = useSession();
   return (
@@ -33,6 +34,15 @@ export function DashboardPage() {
       </Card>
       {ability.can('manage', 'Placement') && <CallsCard />}
       {ability.can('read', 'AcceptedCase') && <AcceptedCasesTable />}
+      {/* ITP and facility staff's case table (spec 02 §2 /dashboard); providers have their Cases page. */}
+      {ability.can('read', 'Case') && !ability.can('access', 'ProviderCases') && (
+        <Box sx={{ mt: 2 }} data-testid="dashboard-cases">
+          <Typography variant="h6" sx={{ mb: 1 }}>
+            Cases
+          </Typography>
+          <CaseList embedded />
+        </Box>
+      )}
     </Box>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { TablePager } from '../../common/ListPager';
 import { useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -15,7 +16,6 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TablePagination,
   TextField,
   Tooltip,
 } from '@mui/material';
@@ -208,14 +208,7 @@ export function CallsCard() {
             )}
           </TableBody>
         </Table>
-        <TablePagination
-          component="div"
-          count={total}
-          page={page}
-          onPageChange={(_e, p) => setPage(p)}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[PAGE_SIZE]}
-        />
+        <TablePager total={total} page={page} perPage={PAGE_SIZE} onPageChange={setPage} />
       </CardContent>
     </Card>
   );
