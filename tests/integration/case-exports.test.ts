@@ -118,7 +118,7 @@ describe('case exports', () => {
         uninsured: true,
       },
     });
-    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.any(Number) });
     caseId = created.body.id;
     requestId = created.body.requestId;
     patientId = (await db.query('SELECT patient_id FROM cases WHERE id = $1', [caseId])).rows[0].patient_id;

@@ -325,25 +325,38 @@ describe('case patient, insurances and source details', () => {
         )
       ).rows;
       let target = d?.id as number | undefined;
+      let removed: Array<{ credentialed_provider_id: number; division_id: number }> = [];
       if (!target) {
-        // Every source division credentials him: take him off the emergency department for this test.
-        await db.query(
-          `DELETE FROM credentialed_provider_divisions WHERE division_id = $1
-              AND credentialed_provider_id IN (SELECT id FROM credentialed_providers WHERE provider_id = $2)`,
-          [tampa.edId, providerId],
-        );
+        // Every source division credentials him: take him off the emergency department for this
+        // test (put back at the end: other suites create cases there with him).
+        removed = (
+          await db.query(
+            `DELETE FROM credentialed_provider_divisions WHERE division_id = $1
+                AND credentialed_provider_id IN (SELECT id FROM credentialed_providers WHERE provider_id = $2)
+             RETURNING credentialed_provider_id, division_id`,
+            [tampa.edId, providerId],
+          )
+        ).rows;
         target = tampa.edId;
       }
-      const warn = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target }) });
-      expect([warn.status, warn.body.code]).toEqual([409, 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS']);
-      expect(warn.body.payload.providerName).toMatch(/\w+ \w+/);
-      const forced = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target, forceUpdate: true }) });
-      expect(forced.status).toBe(200);
-      expect(forced.body.divisionChanged).toBe(true);
-      expect((await db.query('SELECT source_division_id FROM cases WHERE id = $1', [c.id])).rows[0].source_division_id).toBe(target);
-      await setStatus(c.id, 'Closed');
-      const closed = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target }) });
-      expect(closed.body.code).toBe('INV.CASE.IS.CLOSED');
+      try {
+        const warn = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target }) });
+        expect([warn.status, warn.body.code]).toEqual([409, 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS']);
+        expect(warn.body.payload.providerName).toMatch(/\w+ \w+/);
+        const forced = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target, forceUpdate: true }) });
+        expect(forced.status).toBe(200);
+        expect(forced.body.divisionChanged).toBe(true);
+        expect((await db.query('SELECT source_division_id FROM cases WHERE id = $1', [c.id])).rows[0].source_division_id).toBe(target);
+        await setStatus(c.id, 'Closed');
+        const closed = await api('PUT', `/api/cases/${c.id}`, { token: itp, body: details({ sourceDivisionId: target }) });
+        expect(closed.body.code).toBe('INV.CASE.IS.CLOSED');
+      } finally {
+        for (const r of removed)
+          await db.query('INSERT INTO credentialed_provider_divisions (credentialed_provider_id, division_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+            r.credentialed_provider_id,
+            r.division_id,
+          ]);
+      }
     });
   });
 
