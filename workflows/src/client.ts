@@ -7,6 +7,7 @@ import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -122,15 +123,25 @@ export async function queryClaimLease(client: Client, claimId: string | number):
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Runs a command on a case through its workflow and returns the case's new state. Uses
- * update-with-start: a case whose workflow is not running (created while Temporal was down, or
- * closed long ago and now reopened) gets one started in the same call. The update id is the
+ * Runs a command on a case through its workflow and returns the case's new state: an Update on
+ * the running workflow, or update-with-start when none runs (created while Temporal was down, or
+ * closed long ago and now reopened), which starts one in the same call. The update id is the
  * command id, so a retried call is applied once.
  *
  * Refusals come back as WorkflowUpdateFailedError whose cause is an ApplicationFailure with the
  * coded error in `type` (see caseCommandFailure).
  */
 export async function runCaseCommand(client: Client, caseId: number, command: CaseCommand, options?: StartOptions): Promise<CaseCommandResult> {
+  // Most cases have a running workflow: a plain Update is one operation on the server.
+  try {
+    return await client.workflow
+      .getHandle<typeof caseLifecycleWorkflow>(caseWorkflowId(caseId))
+      .executeUpdate(caseCommandUpdate, { args: [command], updateId: command.commandId });
+  } catch (err) {
+    // A refusal of the workflow is the answer; anything else (no workflow, or a completed one)
+    // means the case has no running workflow: start one with the command.
+    if (err instanceof WorkflowUpdateFailedError) throw err;
+  }
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof caseLifecycleWorkflow>('caseLifecycleWorkflow', {
     workflowId: caseWorkflowId(caseId),
     taskQueue: taskQueueOf(options),

@@ -319,10 +319,14 @@ export class CasesService {
 
   /** GET /api/cases/{id}: the case page's payload (spec 01 §3 Case), for a user in scope. */
   async details(user: UserContext, caseId: number) {
-    await this.findInScope(user, caseId);
+    // One statement: the scope check, the case and its requests (the page's hottest read).
+    const bind: unknown[] = [caseId];
+    const scope = caseScopeSql(user, bind);
     const [row] = await preparedRead<Record<string, any>>(
       this.sequelize,
-      `SELECT c.id, c.status, c.status_to_resume AS "statusToResume", c.version, c.created_at AS "createdAt",
+      `SELECT (${scope}) AS visible,
+              coalesce((SELECT json_agg(x ORDER BY x."createdAt" DESC, x.id DESC) FROM (SELECT ${REQUEST_COLUMNS} ${REQUEST_FROM}) x), '[]') AS requests,
+              c.id, c.status, c.status_to_resume AS "statusToResume", c.version, c.created_at AS "createdAt",
               c.status_changed_at AS "statusChangedAt",
               c.attending_provider AS "attendingProvider", c.rn_caring_for_patient AS "rnCaringForPatient",
               c.contact_phone_number AS "contactPhoneNumber", c.notification_sending_method AS "notificationSendingMethod",
@@ -371,42 +375,27 @@ export class CasesService {
          LEFT JOIN divisions od ON od.id = c.outcome_referring_division_id
          LEFT JOIN facilities ofa ON ofa.id = od.facility_id
         WHERE c.id = $1`,
-      [caseId],
+      bind,
     );
-    const requests = await this.requests(caseId);
+    if (!row) throw notFound();
+    if (!row.visible) throw forbidden();
+    const { visible: _visible, requests, ...caseRow } = row as { visible: boolean; requests: Array<Record<string, any> & { status: string }> } & Record<string, any>;
     const allRequestsCancelled = requests.every((r) => r.status === 'Canceled');
     const audience = statusAudience(user);
     return {
-      ...row,
-      referenceNumber: row.id,
-      statusLabel: caseStatusLabel(row.status, audience),
-      statusGroup: caseStatusGroupOf(row.status),
+      ...caseRow,
+      referenceNumber: caseRow.id,
+      statusLabel: caseStatusLabel(caseRow.status, audience),
+      statusGroup: caseStatusGroupOf(caseRow.status),
       requests,
       activeRequest: requests.find((r) => isActiveRequestStatus(r.status)) ?? null,
-      allowedStatuses: allowedTargets(row.status, { allRequestsCancelled }),
+      allowedStatuses: allowedTargets(caseRow.status, { allRequestsCancelled }),
     };
   }
 
   /** Requests of a case, newest first, with their provider (spec 01 §3 Request). */
   async requests(caseId: number) {
-    return preparedRead<Record<string, any> & { status: string }>(
-      this.sequelize,
-      `SELECT r.id, r.case_id AS "caseId", r.type, r.status, r.created_at AS "createdAt", r.note,
-              r.evaluation_provider_id AS "evaluationProviderId", r.division_id AS "divisionId",
-              r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.evaluation_started_at AS "evaluationStartedAt",
-              r.completed_at AS "completedAt", r.canceled_at AS "canceledAt", r.reason,
-              CASE WHEN r.facility_note IS NULL THEN NULL ELSE json_build_object('authorName', r.facility_note_author, 'value', r.facility_note) END AS "facilityNote",
-              CASE WHEN r.itp_note IS NULL THEN NULL ELSE json_build_object('authorName', r.itp_note_author, 'value', r.itp_note) END AS "itpNote",
-              CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
-                'avatar', u.avatar, 'biography', u.provider_info->>'biography', 'type', u.provider_info->>'providerType') END AS "evaluationProvider",
-              json_build_object('id', cu.id, 'firstName', cu.first_name, 'lastName', cu.last_name) AS "createdBy",
-              r.online_meeting AS "onlineMeeting"
-         FROM requests r
-         LEFT JOIN users u ON u.id = r.evaluation_provider_id
-         LEFT JOIN users cu ON cu.id = r.created_by
-        WHERE r.case_id = $1 ORDER BY r.created_at DESC, r.id DESC`,
-      [caseId],
-    );
+    return preparedRead<Record<string, any> & { status: string }>(this.sequelize, `SELECT ${REQUEST_COLUMNS} ${REQUEST_FROM} ORDER BY r.created_at DESC, r.id DESC`, [caseId]);
   }
 
   /** Referring divisions that accepted the patient (preselected in the close dialog when only one). */
@@ -488,6 +477,19 @@ export class CasesService {
     return { caseId, totalSeconds: c.total, groups: [...groups.values()] };
   }
 }
+
+/** A request as the case page shows it (spec 01 §3 Request); REQUEST_FROM binds the case id as $1. */
+const REQUEST_COLUMNS = `r.id, r.case_id AS "caseId", r.type, r.status, r.created_at AS "createdAt", r.note,
+  r.evaluation_provider_id AS "evaluationProviderId", r.division_id AS "divisionId",
+  r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.evaluation_started_at AS "evaluationStartedAt",
+  r.completed_at AS "completedAt", r.canceled_at AS "canceledAt", r.reason,
+  CASE WHEN r.facility_note IS NULL THEN NULL ELSE json_build_object('authorName', r.facility_note_author, 'value', r.facility_note) END AS "facilityNote",
+  CASE WHEN r.itp_note IS NULL THEN NULL ELSE json_build_object('authorName', r.itp_note_author, 'value', r.itp_note) END AS "itpNote",
+  CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
+    'avatar', u.avatar, 'biography', u.provider_info->>'biography', 'type', u.provider_info->>'providerType') END AS "evaluationProvider",
+  json_build_object('id', cu.id, 'firstName', cu.first_name, 'lastName', cu.last_name) AS "createdBy",
+  r.online_meeting AS "onlineMeeting"`;
+const REQUEST_FROM = `FROM requests r LEFT JOIN users u ON u.id = r.evaluation_provider_id LEFT JOIN users cu ON cu.id = r.created_by WHERE r.case_id = $1`;
 
 function patientValues(p: PatientInput): unknown[] {
   return [
