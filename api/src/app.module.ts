@@ -37,6 +37,7 @@ import { CasePageModule } from './case-page/case-page.module';
 import { CaseExportsModule } from './case-exports/case-exports.module';
 import { CaseRecordsModule } from './case-records/case-records.module';
 import { MedicalInformationModule } from './medical-information/medical-information.module';
+import { AddressModule } from './address/address.module';
 
 @Module({
   imports: [
@@ -61,6 +62,7 @@ import { MedicalInformationModule } from './medical-information/medical-informat
     CaseExportsModule,
     CaseRecordsModule,
     MedicalInformationModule,
+    AddressModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

@@ -12,3 +12,4 @@ export * from './user-context';
 export * from './navigation';
 export * from './cases';
 export * from './placement';
+export * from './address';

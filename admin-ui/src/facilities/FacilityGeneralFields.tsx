@@ -1,14 +1,12 @@
 import { Box, Typography } from '@mui/material';
-import { NumberInput, SelectInput, TextInput, useNotify, useRecordContext } from 'react-admin';
+import { NumberInput, TextInput, useNotify, useRecordContext } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { DEFAULT_MESSAGES, US_STATES } from '@crisis/forms';
+import { DEFAULT_MESSAGES } from '@crisis/forms';
+import { AddressFields } from '../common/AddressFields';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { ContactsFields } from '../common/ContactsFields';
 import { inputTestId } from '../common/testId';
-import { ZipInput } from '../common/ZipInput';
 import type { FacilityRecord } from './facilityTypes';
-
-const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
 
 /** 'full': the ITP admin's form. 'mfaOnly': a facility admin's own facility, only MFA editable, no status. */
 export type FacilityFormMode = 'full' | 'mfaOnly';
@@ -51,16 +49,21 @@ export function FacilityGeneralFields({ mode }: { mode: FacilityFormMode }) {
       <Typography variant="subtitle2" sx={{ mt: 2 }}>
         Address
       </Typography>
-      <Box sx={row}>
-        <TextInput source="address.streetLine" label="Street *" disabled={locked} {...inputTestId('facility-streetLine')} />
-        <TextInput source="address.apartmentNumber" label="Apartment / unit" disabled={locked} {...inputTestId('facility-apartmentNumber')} />
-        <TextInput source="address.city" label="City *" disabled={locked} {...inputTestId('facility-city')} />
-      </Box>
-      <Box sx={row}>
-        <SelectInput source="address.state" label="State *" choices={STATE_CHOICES} disabled={locked} data-testid="facility-state" />
-        <ZipInput source="address.zipCode" label="Zip *" disabled={locked} {...inputTestId('facility-zipCode')} />
-        <TextInput source="address.county" label="County" disabled={locked} {...inputTestId('facility-county')} />
-      </Box>
+      <AddressFields
+        source="address"
+        geoSource="geoPosition"
+        manualGeoSource="isGeoPositionManually"
+        disabled={locked}
+        testIdOn="input"
+        testIds={{
+          street: 'facility-streetLine',
+          apartment: 'facility-apartmentNumber',
+          city: 'facility-city',
+          state: 'facility-state',
+          zip: 'facility-zipCode',
+          county: 'facility-county',
+        }}
+      />
       <CheckboxInput source="isGeoPositionManually" label="Set geo position manually" disabled={locked} />
       <Box sx={row}>
         <NumberInput

@@ -40,11 +40,11 @@ export function toFacilityPayload(values: Partial<FacilityRecord>) {
 
 export const validateFacility = schemaValidator('facility', toFacilityPayload);
 
-/** Defaults of a new facility (no street autocomplete yet, so coordinates are entered by hand). */
+/** Defaults of a new facility (coordinates come from the zip / street look-ups unless set manually). */
 export const NEW_FACILITY_DEFAULTS: Partial<FacilityRecord> = {
   isActive: true,
   isMfaEnabled: false,
   allowReferringDivisionsAccess: false,
   allowPlacementOnlyCases: false,
-  isGeoPositionManually: true,
+  isGeoPositionManually: false,
 };

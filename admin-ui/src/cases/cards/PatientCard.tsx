@@ -33,7 +33,6 @@ import { useFormState, useWatch } from 'react-hook-form';
 import {
   ErrorCode,
   GENDERS,
-  US_STATES,
   formatDateTime,
   formatPhone,
   lockedPatientFields,
@@ -43,14 +42,13 @@ import {
 import { useSession } from '../../auth/session';
 import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';
 import { PhoneInput } from '../../common/PhoneInput';
-import { ZipInput } from '../../common/ZipInput';
+import { AddressFields } from '../../common/AddressFields';
 import { schemaValidator } from '../../common/schemaValidation';
 import { api, httpClient } from '../../data/httpClient';
 import { isCodedError } from '../../data/codedError';
 import type { CaseCardProps, CaseDetails } from '../types';
 
 const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: g.replace('_', ' ') }));
-const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
 const FIELD_LABELS: Record<string, string> = {
   firstName: 'First name',
   lastName: 'Last name',
@@ -158,16 +156,12 @@ function PatientFormFields({ locked, patient, onExplain }: { locked: readonly st
           The patient is homeless.
         </Alert>
       )}
-      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
-        <TextInput source="address.streetLine" label="Street *" fullWidth sx={{ flex: 2 }} data-testid="pe-street" />
-        <TextInput source="address.apartmentNumber" label="Apartment" fullWidth sx={{ flex: 1 }} />
-      </Stack>
-      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
-        <TextInput source="address.city" label="City *" fullWidth data-testid="pe-city" />
-        <SelectInput source="address.state" label="State *" choices={STATE_CHOICES} fullWidth />
-        <TextInput source="address.county" label="County *" fullWidth data-testid="pe-county" />
-        <ZipInput source="address.zipCode" label="Zip *" fullWidth />
-      </Stack>
+      <AddressFields
+        source="address"
+        testIdOn="root"
+        testIds={{ street: 'pe-street', city: 'pe-city', county: 'pe-county' }}
+        labels={{ apartment: 'Apartment', county: 'County *' }}
+      />
       <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
         <TextInput source="outpatientProviderName" label="Outpatient psychiatric provider" fullWidth />
         <PhoneInput source="outpatientProviderPhone" label="Provider phone" fullWidth />

@@ -1,13 +1,12 @@
 import { Alert, Stack, Typography } from '@mui/material';
 import { BooleanInput, DateInput, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { GENDERS, US_STATES } from '@crisis/forms';
+import { GENDERS } from '@crisis/forms';
 import { PhoneInput } from '../../common/PhoneInput';
-import { ZipInput } from '../../common/ZipInput';
+import { AddressFields } from '../../common/AddressFields';
 import { humanize } from './caseCreateApi';
 
 const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: humanize(g).replace(': ', ' ') }));
-const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
 
 /** The patient form of a new case (spec 01 §5 Patient form); sources under `patient.`. */
 export function PatientFields() {
@@ -45,16 +44,12 @@ export function PatientFields() {
       <Typography variant="subtitle2" color="text.secondary" sx={{ mt: 1, mb: 1 }}>
         Address
       </Typography>
-      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
-        <TextInput source="patient.address.streetLine" label="Street *" fullWidth sx={{ flex: 2 }} data-testid="patient-street" />
-        <TextInput source="patient.address.apartmentNumber" label="Apartment" fullWidth sx={{ flex: 1 }} data-testid="patient-apartment" />
-      </Stack>
-      <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
-        <TextInput source="patient.address.city" label="City *" fullWidth data-testid="patient-city" />
-        <SelectInput source="patient.address.state" label="State *" choices={STATE_CHOICES} fullWidth data-testid="patient-state" />
-        <TextInput source="patient.address.county" label="County *" fullWidth data-testid="patient-county" />
-        <ZipInput source="patient.address.zipCode" label="Zip *" fullWidth data-testid="patient-zip" />
-      </Stack>
+      <AddressFields
+        source="patient.address"
+        testIdOn="root"
+        testIds={{ street: 'patient-street', apartment: 'patient-apartment', city: 'patient-city', state: 'patient-state', county: 'patient-county', zip: 'patient-zip' }}
+        labels={{ apartment: 'Apartment', county: 'County *' }}
+      />
     </>
   );
 }
