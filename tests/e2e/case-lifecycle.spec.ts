@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { completeEvaluation, createCase, uniqueLetters } from '../support/cases';
 import { expect, test, type Page } from '@playwright/test';
 import { api } from '../support/api';
 import { signIn as signInApi } from '../support/oidc-client';
@@ -15,43 +16,23 @@ const SHOTS = '/tmp/shots-casepage';
 
 async function newCaseInRecommendationReview() {
   const c = await newItpCase();
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    expect((await api('PUT', `/api/requests/${c.requestId}/${step}`, { token: await tokenOf('provider@itp.example.org') })).status).toBe(200);
+  await completeEvaluation(await tokenOf('provider@itp.example.org'), c.requestId);
   return c;
 }
 
 /** A case made by the coordinator on Tampa's medical floor, its Assessment assigned to provider@itp. */
 async function newItpCase() {
-  const itp = await tokenOf('coordinator@itp.example.org');
   const provider = await tokenOf('provider@itp.example.org');
   const ctx = await api('GET', '/api/user/context', { token: provider });
-  const providerId = ctx.body.id as number;
   const tampa = await findTampa();
-  const suffix = Date.now().toString(36).replace(/\d/g, '').slice(-6) || 'x';
-  const created = await api('POST', '/api/cases', {
-    token: itp,
-    body: {
-      patient: {
-        firstName: `Journey${suffix}`,
-        lastName: 'Lifecycle',
-        dateOfBirth: '1988-03-09',
-        gender: 'Female',
-        address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-      },
-      sourceFacilityId: tampa.facilityId,
-      sourceDivisionId: tampa.floorId,
-      evaluationProviderId: providerId,
-      contactPhoneNumber: '+18135550199',
-      notificationSendingMethod: 'PhoneCall',
-      requestType: 'Assessment',
-      patientEpicId: `E-${suffix}`,
-      encounterIdentifier: `E-${suffix}-ENC`,
-      uninsured: true,
-    },
+  const c = await createCase({
+    token: await tokenOf('coordinator@itp.example.org'),
+    facilityId: tampa.facilityId,
+    divisionId: tampa.floorId,
+    providerId: ctx.body.id as number,
+    patient: { firstName: `Journey${uniqueLetters()}`, lastName: 'Lifecycle', dateOfBirth: '1988-03-09', gender: 'Female' },
   });
-  expect(created.status).toBe(201);
-  const { id, requestId } = created.body as { id: number; requestId: number };
-  return { id, requestId };
+  return { id: c.id, requestId: c.requestId };
 }
 
 async function findTampa() {

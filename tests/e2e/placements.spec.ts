@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { contactingCase as buildContactingCase, uniqueLetters } from '../support/cases';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -29,37 +30,14 @@ async function contactingCase() {
   const tampa = list.find((f: any) => f.name === 'Tampa Bay General Hospital');
   const divisions = await api('GET', `/api/facilities/${tampa.id}/divisions/lookups`, { token: admin });
   const floor = (Array.isArray(divisions.body) ? divisions.body : divisions.body.items).find((d: any) => d.name === 'Medical Floor 5 West');
-  const suffix = Date.now().toString(36).replace(/\d/g, '').slice(-6) || 'x';
-  const created = await api('POST', '/api/cases', {
+  const id = await buildContactingCase({
     token: itp,
-    body: {
-      patient: {
-        firstName: `Place${suffix}`,
-        lastName: 'Journey',
-        dateOfBirth: '1985-03-03',
-        gender: 'Male',
-        address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-      },
-      sourceFacilityId: tampa.id,
-      sourceDivisionId: floor.id,
-      evaluationProviderId: providerId,
-      contactPhoneNumber: '+18135550199',
-      notificationSendingMethod: 'PhoneCall',
-      requestType: 'Assessment',
-      patientEpicId: `E-${suffix}`,
-      encounterIdentifier: `E-${suffix}-ENC`,
-      uninsured: true,
-    },
+    providerToken: provider,
+    facilityId: tampa.id,
+    divisionId: floor.id,
+    providerId,
+    patient: { firstName: `Place${uniqueLetters()}` },
   });
-  expect(created.status).toBe(201);
-  const { id, requestId } = created.body;
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    expect((await api('PUT', `/api/requests/${requestId}/${step}`, { token: provider })).status).toBe(200);
-  const moved = await api('PUT', `/api/cases/${id}/status`, {
-    token: itp,
-    body: { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation: 'MentalHealthInpatient', criteria: [], includeOutOfStateFacilities: false },
-  });
-  expect(moved.status).toBe(200);
   return { id: id as number, itp };
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from 'child_process';
+import { contactingCase as buildContactingCase } from '../support/cases';
 import { parse } from 'csv-parse/sync';
 import { caseReference } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
@@ -50,40 +51,8 @@ describe('placement logs', () => {
     return (JSON.parse(out).text as string).replace(/\s+/g, ' ');
   }
 
-  async function contactingCase(firstName = `Log${letters()}`): Promise<number> {
-    const created = await api('POST', '/api/cases', {
-      token: coordinator,
-      body: {
-        patient: {
-          firstName,
-          lastName: 'Logger',
-          dateOfBirth: '1984-04-04',
-          gender: 'Male',
-          address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-        },
-        sourceFacilityId: floor.facilityId,
-        sourceDivisionId: floor.divisionId,
-        contactPhoneNumber: '+18135550199',
-        notificationSendingMethod: 'PhoneCall',
-        requestType: 'Assessment',
-        evaluationProviderId: providerId,
-        patientEpicId: 'E-8',
-        encounterIdentifier: 'E-8-ENC',
-        uninsured: true,
-      },
-    });
-    expect(created.status).toBe(201);
-    const { id, requestId } = created.body;
-    for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete']) expect((await put(`/api/requests/${requestId}/${step}`, undefined, provider)).status).toBe(200);
-    const moved = await put(`/api/cases/${id}/status`, {
-      status: 'LocatingServices_ContactingServiceOrganization',
-      mainRecommendation: 'MentalHealthInpatient',
-      criteria: [],
-      includeOutOfStateFacilities: false,
-    });
-    expect(moved.status).toBe(200);
-    return id;
-  }
+  const contactingCase = (firstName = `Log${letters()}`) =>
+    buildContactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId, patient: { firstName, lastName: 'Logger', dateOfBirth: '1984-04-04' } });
   const taskOf = async (caseId: number, divisionId: number) =>
     (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 AND division_id = $2', [caseId, divisionId])).rows[0]?.id as number;
 

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { callbackWorkflowId, connectionOptions, setCallbackTimer, temporalEnv } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
+import { contactingCase as buildContactingCase } from '../support/cases';
 import { signIn, signInAs } from '../support/oidc-client';
 
 /**
@@ -19,47 +20,12 @@ describe('placement', () => {
   let providerId: number;
   let floor: { facilityId: number; divisionId: number };
   let sunriseAdult: number;
-  let seq = 0;
-
-  const letters = () => `${Date.now().toString(36)}${(seq++).toString(36)}`.replace(/[^a-z]/g, '') || 'x';
   const put = (p: string, body?: unknown, token = coordinator) => api('PUT', p, { token, body });
   const status = async (id: number) => (await db.query('SELECT status FROM cases WHERE id = $1', [id])).rows[0].status as string;
 
   /** A case of an adult male moved to contacting with MentalHealthInpatient. */
-  async function contactingCase(): Promise<number> {
-    const created = await api('POST', '/api/cases', {
-      token: coordinator,
-      body: {
-        patient: {
-          firstName: `Place${letters()}`,
-          lastName: 'Ment',
-          dateOfBirth: '1985-03-03',
-          gender: 'Male',
-          address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-        },
-        sourceFacilityId: floor.facilityId,
-        sourceDivisionId: floor.divisionId,
-        contactPhoneNumber: '+18135550199',
-        notificationSendingMethod: 'PhoneCall',
-        requestType: 'Assessment',
-        evaluationProviderId: providerId,
-        patientEpicId: 'E-7',
-        encounterIdentifier: 'E-7-ENC',
-        uninsured: true,
-      },
-    });
-    expect(created.status).toBe(201);
-    const { id, requestId } = created.body;
-    for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete']) expect((await put(`/api/requests/${requestId}/${step}`, undefined, provider)).status).toBe(200);
-    const moved = await put(`/api/cases/${id}/status`, {
-      status: 'LocatingServices_ContactingServiceOrganization',
-      mainRecommendation: 'MentalHealthInpatient',
-      criteria: [],
-      includeOutOfStateFacilities: false,
-    });
-    expect(moved.status).toBe(200);
-    return id;
-  }
+  const contactingCase = () =>
+    buildContactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId, patient: { lastName: 'Ment' } });
 
   const taskOf = async (caseId: number, divisionId: number) =>
     (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 AND division_id = $2', [caseId, divisionId])).rows[0]?.id as number | undefined;

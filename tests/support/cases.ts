@@ -1,0 +1,71 @@
+/**
+ * Case builders for the suites (ARCHITECTURE "fixture builders"): a case through the real API,
+ * and the provider's steps that bring it to recommendation review and then to contacting.
+ */
+import { api } from './api';
+
+export interface NewCaseOptions {
+  token: string;
+  facilityId: number;
+  divisionId: number;
+  providerId: number | null;
+  patient?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+}
+
+/** A short run of letters for unique, name-valid patient names. */
+export const uniqueLetters = () => Date.now().toString(36).replace(/[^a-z]/g, '').slice(-6) + Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 3);
+
+/** POST /api/cases with a valid body (an adult patient in Tampa, uninsured, EHR ids set); returns { id, requestId, status }. */
+export async function createCase(o: NewCaseOptions): Promise<{ id: number; requestId: number; status: string }> {
+  const created = await api('POST', '/api/cases', {
+    token: o.token,
+    body: {
+      patient: {
+        firstName: `Case${uniqueLetters()}`,
+        lastName: 'Journey',
+        dateOfBirth: '1985-03-03',
+        gender: 'Male',
+        address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
+        ...o.patient,
+      },
+      sourceFacilityId: o.facilityId,
+      sourceDivisionId: o.divisionId,
+      evaluationProviderId: o.providerId,
+      contactPhoneNumber: '+18135550199',
+      notificationSendingMethod: 'PhoneCall',
+      requestType: 'Assessment',
+      patientEpicId: 'E-1',
+      encounterIdentifier: 'E-1-ENC',
+      uninsured: true,
+      ...o.body,
+    },
+  });
+  if (created.status !== 201) throw new Error(`case not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+/** The provider opens the request, starts and completes the evaluation: the case waits on a decision. */
+export async function completeEvaluation(providerToken: string, requestId: number): Promise<void> {
+  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete']) {
+    const res = await api('PUT', `/api/requests/${requestId}/${step}`, { token: providerToken });
+    if (res.status !== 200) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** Recommendation review → contacting service organizations (which generates the placement tasks). */
+export async function startContacting(token: string, caseId: number, mainRecommendation = 'MentalHealthInpatient'): Promise<void> {
+  const res = await api('PUT', `/api/cases/${caseId}/status`, {
+    token,
+    body: { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation, criteria: [], includeOutOfStateFacilities: false },
+  });
+  if (res.status !== 200) throw new Error(`contacting: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** A case of an adult man, with the evaluation done, being placed (contacting). */
+export async function contactingCase(o: NewCaseOptions & { providerToken: string }): Promise<number> {
+  const c = await createCase(o);
+  await completeEvaluation(o.providerToken, c.requestId);
+  await startContacting(o.token, c.id);
+  return c.id;
+}
