@@ -176,15 +176,19 @@ test('the ITP admin creates a payer and edits it', async ({ page }) => {
 });
 
 test('a payer used by patients is edited after the force confirmation', async ({ page }) => {
-  // patient_insurances belongs to the patients slice (not built yet): a stand-in table marks the payer as used.
-  const exists = (await db.query("SELECT to_regclass('patient_insurances') IS NOT NULL AS e")).rows[0].e;
-  test.skip(exists, 'patient_insurances exists: use a real patient insurance instead of the stand-in');
   const name = `E2E used payer ${RUN}`;
   const { rows } = await db.query("INSERT INTO payers (name, code, plan_name) VALUES ($1, 'USED', 'Used Plan') RETURNING id", [name]);
   const id = rows[0].id;
-  await db.query('CREATE TABLE patient_insurances (id serial PRIMARY KEY, payer_id integer)');
+  // A patient's insurance on one of the demo cases uses the payer.
+  const [kase] = (await db.query('SELECT id, patient_id FROM cases ORDER BY id LIMIT 1')).rows;
+  const [insurance] = (
+    await db.query(`INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, position) VALUES ($1, $2, $3, 'USED-E2E', 2) RETURNING id`, [
+      kase.id,
+      kase.patient_id,
+      id,
+    ])
+  ).rows;
   try {
-    await db.query('INSERT INTO patient_insurances (payer_id) VALUES ($1)', [id]);
     await signIn(page, `/payers/${id}`);
     await expect(page.getByTestId('payer-name')).toHaveValue(name);
     await page.getByTestId('payer-code').fill('USED2');
@@ -197,6 +201,6 @@ test('a payer used by patients is edited after the force confirmation', async ({
     const saved = (await db.query('SELECT code, is_active FROM payers WHERE id = $1', [id])).rows[0];
     expect(saved).toEqual({ code: 'USED2', is_active: false });
   } finally {
-    await db.query('DROP TABLE IF EXISTS patient_insurances');
+    await db.query('DELETE FROM patient_insurances WHERE id = $1', [insurance.id]);
   }
 });

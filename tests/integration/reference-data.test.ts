@@ -255,13 +255,15 @@ describe('payers', () => {
     expect(await auditEntry(res)).toMatchObject({ main_action: 'Payer.Update', success: true });
   });
   it('a payer used by patients needs forceUpdate to be edited or deactivated', async () => {
-    // patient_insurances belongs to the patients slice (not built yet); a stand-in table exercises
-    // the hook. Once the real table exists this test must insert a real patient insurance instead.
-    const exists = (await db.query("SELECT to_regclass('patient_insurances') IS NOT NULL AS e")).rows[0].e;
-    if (exists) return console.warn('patient_insurances exists: the stand-in payer-in-use check is skipped');
-    await db.query('CREATE TABLE patient_insurances (id serial PRIMARY KEY, payer_id integer)');
+    // A patient's insurance on one of the demo cases uses the payer.
+    const [kase] = (await db.query('SELECT id, patient_id FROM cases ORDER BY id LIMIT 1')).rows;
+    const [insurance] = (
+      await db.query(
+        `INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, position) VALUES ($1, $2, $3, 'USED-1', 2) RETURNING id`,
+        [kase.id, kase.patient_id, id],
+      )
+    ).rows;
     try {
-      await db.query('INSERT INTO patient_insurances (payer_id) VALUES ($1)', [id]);
       const edit = await api('PUT', `/api/payers/${id}`, { token: admin, body: body({ code: 'QA3' }) });
       expect([edit.status, edit.body.code]).toEqual([409, ErrorCode.EditPayerUsedInPatients]);
       const off = await api('PUT', `/api/payers/${id}`, { token: admin, body: body({ code: 'QA2', isActive: false }) });
@@ -276,7 +278,7 @@ describe('payers', () => {
       expect(forced.body).toMatchObject({ code: 'QA3', isActive: false });
       expect((await auditEntry(forced)).values).toMatchObject({ payerId: id, forceUpdate: true });
     } finally {
-      await db.query('DROP TABLE patient_insurances');
+      await db.query('DELETE FROM patient_insurances WHERE id = $1', [insurance.id]);
     }
   });
 });
