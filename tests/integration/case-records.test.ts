@@ -16,7 +16,6 @@ describe('case records', () => {
   let referring: string;
   let group: string;
   let providerId: number;
-  let tampa: { facilityId: number; edId: number; floorId: number };
   let referringDivisionId: number;
   let seq = 0;
 
@@ -96,12 +95,6 @@ describe('case records', () => {
     group = (await signInAs('Group_User')).accessToken;
     referring = (await signIn({ email: 'intake@sunrisebehavioral.example.org', password: 'Demo1234!' })).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const d = await db.query(
-      `SELECT f.id AS facility, max(d.id) FILTER (WHERE d.name = 'Emergency Department') AS ed,
-              max(d.id) FILTER (WHERE d.name = 'Medical Floor 5 West') AS floor
-         FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Tampa Bay General Hospital' GROUP BY f.id`,
-    );
-    tampa = { facilityId: d.rows[0].facility, edId: d.rows[0].ed, floorId: d.rows[0].floor };
     referringDivisionId = (await db.query("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).rows[0].id;
     expect(providerId).toBeGreaterThan(0);
   });

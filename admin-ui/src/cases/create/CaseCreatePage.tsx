@@ -241,7 +241,6 @@ function SubmitErrorsToTab({ onPatientErrors }: { onPatientErrors: () => void })
   useEffect(() => {
     const keys = Object.keys(errors ?? {});
     if (submitCount > 0 && keys.length && keys.every(onPatientTab)) onPatientErrors();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submitCount]);
   return null;
 }

@@ -243,7 +243,6 @@ function ProviderFilterBar() {
   };
   useEffect(() => {
     if ((filterValues.search ?? '') !== debounced) apply({ search: debounced.trim() || null });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
   return (
     <Stack direction="row" spacing={2} alignItems="center" sx={{ px: 2, pt: 2, pb: 1 }} flexWrap="wrap" useFlexGap>

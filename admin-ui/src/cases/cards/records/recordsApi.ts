@@ -124,7 +124,6 @@ export function useRecords<T>(load: () => Promise<T>, deps: unknown[]) {
         setError(null);
       })
       .catch((e) => setError((e as Error)?.message ?? 'Could not load'));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(() => reload(), [reload]);
   return { data, error, reload };
