@@ -12,7 +12,7 @@ import {
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
 import { invalid, notFound } from '../common/coded-error';
-import { contentRange } from '../common/list-query';
+import { contentRange, queryValue } from '../common/list-query';
 import { checkFilter, parseCheckedList } from '../facilities/list-params';
 import { auditScope, AuditLogService, type AuditLogListQuery } from './audit-log.service';
 
@@ -21,12 +21,11 @@ const FILTER_DOC = 'from, to (ISO date-times; default the last day up to now; to
 const MAX_TAKE = 1000;
 
 const bad = (field: string, message: string) => invalid([{ field, key: 'invalid', message }]);
-const first = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** The filter of get-all / csv: `filter={...}` (JSON) or the same keys as plain query parameters. */
 function parseFilter(query: Record<string, unknown>): AuditLogFilter {
   let raw: Record<string, unknown> = {};
-  const json = first(query.filter);
+  const json = queryValue(query.filter);
   if (typeof json === 'string' && json !== '') {
     try {
       raw = JSON.parse(json);
@@ -37,14 +36,14 @@ function parseFilter(query: Record<string, unknown>): AuditLogFilter {
   }
   for (const key of FILTER_KEYS) {
     if (query[key] === undefined) continue;
-    const v = first(query[key]);
+    const v = queryValue(query[key]);
     raw[key] = key === 'success' ? (v === 'true' ? true : v === 'false' ? false : v) : key === 'userId' && /^\d{1,10}$/.test(String(v)) ? Number(v) : v;
   }
   return checkFilter<AuditLogFilter>(raw, 'auditLogFilter');
 }
 
 function parseInt0(raw: unknown, field: string, def: number, min: number, max: number): number {
-  const v = first(raw);
+  const v = queryValue(raw);
   if (v === undefined || v === '') return def;
   if (!/^\d{1,10}$/.test(String(v))) throw bad(field, `${field} must be a whole number`);
   const n = Number(v);
@@ -54,11 +53,11 @@ function parseInt0(raw: unknown, field: string, def: number, min: number, max: n
 
 /** Paging (skip/take), sort (fieldId/dir, default performedAt descending) and the filter. */
 function parseGetAll(query: Record<string, unknown>): AuditLogListQuery & { includeTotal: boolean } {
-  const fieldId = String(first(query.fieldId) ?? 'performedAt');
+  const fieldId = String(queryValue(query.fieldId) ?? 'performedAt');
   if (!(AUDIT_LOG_SORTABLE as readonly string[]).includes(fieldId)) throw bad('fieldId', `fieldId must be one of ${AUDIT_LOG_SORTABLE.join(', ')}`);
-  const dir = String(first(query.dir) ?? 'desc').toUpperCase();
+  const dir = String(queryValue(query.dir) ?? 'desc').toUpperCase();
   if (dir !== 'ASC' && dir !== 'DESC') throw bad('dir', 'dir must be asc or desc');
-  const includeTotal = String(first(query.includeTotal) ?? 'false');
+  const includeTotal = String(queryValue(query.includeTotal) ?? 'false');
   if (!['true', 'false'].includes(includeTotal)) throw bad('includeTotal', 'includeTotal must be true or false');
   return {
     filter: parseFilter(query),
@@ -71,7 +70,7 @@ function parseGetAll(query: Record<string, unknown>): AuditLogListQuery & { incl
 }
 
 function parseTimeZone(raw: unknown): string {
-  const tz = String(first(raw) ?? 'UTC');
+  const tz = String(queryValue(raw) ?? 'UTC');
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return tz;

@@ -12,13 +12,13 @@ import { parseId } from '../facilities/list-params';
 import { CasesService } from '../cases/cases.service';
 import { CaseExportsService, type PdfExportOptions } from './case-exports.service';
 import { isTimeZone } from './pdf-layout';
+import { queryValue } from '../common/list-query';
 
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
 
 /** 'true'/'1' → true, 'false'/'0'/'' → false; anything else is left for the schema to refuse. */
 function queryBoolean(raw: unknown): unknown {
-  const v = one(raw);
+  const v = queryValue(raw);
   if (v === undefined || v === '' || v === 'false' || v === '0') return v === undefined ? undefined : false;
   if (v === 'true' || v === '1') return true;
   return v;
@@ -32,7 +32,7 @@ function queryIds(raw: unknown): unknown {
 }
 
 function parseTimeZone(raw: unknown): string {
-  const tz = String(one(raw) ?? 'UTC') || 'UTC';
+  const tz = String(queryValue(raw) ?? 'UTC') || 'UTC';
   if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
   return tz;
 }

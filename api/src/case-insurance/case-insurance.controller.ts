@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'stream';
 import { randomUUID } from 'crypto';
 import {
   UPLOAD_MAX_BYTES,
@@ -18,9 +17,9 @@ import { notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { parseId } from '../facilities/list-params';
-import { FILE_STORAGE, FileTooLargeError, type FileStorage } from '../files/storage';
+import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { CasesService } from '../cases/cases.service';
-import { emptyFile, fileError, fileTooBig, singleFile } from '../users/upload';
+import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
 import { sniffImage } from '../users/avatar.controller';
 import { CaseInsuranceService, INSURANCE_CARD_AREA, type CardSide } from './case-insurance.service';
 
@@ -166,41 +165,14 @@ export class CaseInsuranceController {
     const side = parseSide(sideRaw);
     await this.insurances.assertWritable(caseId, insuranceId);
     const part = await singleFile(req);
-    const it = (part.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    let head = Buffer.alloc(0);
-    while (head.length < 12) {
-      const next = await it.next();
-      if (next.done) break;
-      head = Buffer.concat([head, next.value]);
-    }
-    if (!head.length) throw emptyFile();
+    const { head, source } = await peekUpload(part, 12);
     const ext = sniffImage(head);
     if (ext !== 'png' && ext !== 'jpg') {
       part.file.resume();
       throw fileError('imageType', 'Card images must be JPEG or PNG');
     }
-    const source = Readable.from(
-      (async function* () {
-        yield head;
-        for (;;) {
-          const next = await it.next();
-          if (next.done) return;
-          yield next.value;
-        }
-      })(),
-    );
     const key = `ins-${insuranceId}-${side}-${randomUUID()}.${ext}`;
-    try {
-      await this.storage.put(INSURANCE_CARD_AREA, key, source, UPLOAD_MAX_BYTES);
-    } catch (err) {
-      part.file.resume();
-      if (err instanceof FileTooLargeError || part.file.truncated) throw fileTooBig();
-      throw err;
-    }
-    if (part.file.truncated) {
-      await this.storage.remove(INSURANCE_CARD_AREA, key);
-      throw fileTooBig();
-    }
+    await storeUpload(this.storage, INSURANCE_CARD_AREA, key, part, source, UPLOAD_MAX_BYTES);
     try {
       await this.insurances.setImage(caseId, insuranceId, side, key);
     } catch (err) {

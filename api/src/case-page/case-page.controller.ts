@@ -44,18 +44,12 @@ export class CasePageController {
   async closeOptions(@CurrentUser() user: UserContext, @Param('id') id: string) {
     const caseId = parseId(id);
     await this.cases.findInScope(user, caseId);
-    const columns = `d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName"`;
     const [accepted, referring] = await Promise.all([
+      this.cases.acceptedFacilities(caseId),
       select<ReferringDivision>(
         this.sequelize,
-        `SELECT ${columns} FROM case_referring_access a JOIN divisions d ON d.id = a.division_id JOIN facilities f ON f.id = d.facility_id
-          WHERE a.case_id = $1 AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL AND d.type = 'Referring'
-          ORDER BY f.name, d.name`,
-        [caseId],
-      ),
-      select<ReferringDivision>(
-        this.sequelize,
-        `SELECT ${columns} FROM divisions d JOIN facilities f ON f.id = d.facility_id
+        `SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName"
+           FROM divisions d JOIN facilities f ON f.id = d.facility_id
           WHERE d.type = 'Referring' AND d.is_active AND f.is_active ORDER BY f.name, d.name`,
         [],
       ),

@@ -12,7 +12,6 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { randomUUID } from 'crypto';
-import { Readable } from 'stream';
 import {
   PATIENT_FILE_MAX_BYTES,
   PDF_ONLY_MESSAGE,
@@ -37,8 +36,8 @@ import { CodedError, invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { parseId } from '../facilities/list-params';
-import { FILE_STORAGE, FileTooLargeError, type FileStorage } from '../files/storage';
-import { emptyFile, fileError, fileTooBig } from '../users/upload';
+import { FILE_STORAGE, type FileStorage } from '../files/storage';
+import { fileError, peekUpload, storeUpload } from '../files/upload';
 import { CaseRecordsService } from './case-records.service';
 
 const AREA = 'patient-files';
@@ -217,45 +216,13 @@ export class CaseRecordsController {
     }
 
     // Type by content: the first bytes must be the PDF signature.
-    const it = (part.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    let head = Buffer.alloc(0);
-    try {
-      while (head.length < 5) {
-        const next = await it.next();
-        if (next.done) break;
-        head = Buffer.concat([head, next.value]);
-      }
-    } catch {
-      throw fileTooBig();
-    }
-    if (!head.length) throw emptyFile();
+    const { head, source } = await peekUpload(part, 5);
     if (!isPdfHead(head)) {
       drain();
       throw fileError('pdfOnly', PDF_ONLY_MESSAGE);
     }
-    const source = Readable.from(
-      (async function* () {
-        yield head;
-        for (;;) {
-          const next = await it.next();
-          if (next.done) return;
-          yield next.value;
-        }
-      })(),
-    );
     const key = `case-${caseId}-${randomUUID()}.pdf`;
-    let size: number;
-    try {
-      size = await this.storage.put(AREA, key, source, PATIENT_FILE_MAX_BYTES);
-    } catch (err) {
-      drain();
-      if (err instanceof FileTooLargeError || part.file.truncated || (err as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooBig();
-      throw err;
-    }
-    if (part.file.truncated) {
-      await this.storage.remove(AREA, key);
-      throw fileTooBig();
-    }
+    const size = await storeUpload(this.storage, AREA, key, part, source, PATIENT_FILE_MAX_BYTES);
     try {
       return await this.records.insertFile(user, c, meta, fileName, key, size);
     } catch (err) {

@@ -5,6 +5,7 @@ import {
   CaseStatus,
   OrganizationType,
   UserType,
+  isItpStaff,
   type CaseFeedbackInput,
   type CaseNoteInput,
   type PatientFileMetaInput,
@@ -20,9 +21,7 @@ import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService, type CaseRef } from '../cases/cases.service';
 import { select } from '../reference/reference-sql';
 
-const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
 const isItp = (user: UserContext) => user.organizationType === OrganizationType.ITP;
-const isItpStaff = (user: UserContext) => ITP_STAFF.includes(user.role);
 
 export const caseIsClosed = () => new CodedError(409, 'INV.CASE.IS.CLOSED', undefined, undefined, 'The case is closed');
 
@@ -178,7 +177,7 @@ export class CaseRecordsService {
   }
 
   private canHideNote(user: UserContext, c: { closed: boolean }, n: { authorOrganizationType: string | null }) {
-    return !c.closed && isItpStaff(user) && n.authorOrganizationType === OrganizationType.ITP;
+    return !c.closed && isItpStaff(user.role) && n.authorOrganizationType === OrganizationType.ITP;
   }
 
   async caseNotes(user: UserContext, caseId: number): Promise<CaseNoteRow[]> {
@@ -191,7 +190,7 @@ export class CaseRecordsService {
          FROM case_notes n LEFT JOIN users u ON u.id = n.created_by
         WHERE n.case_id = $1 AND n.deleted_at IS NULL AND ($2 OR NOT n.hidden)
         ORDER BY n.created_at DESC, n.id DESC`,
-      [caseId, isItpStaff(user)],
+      [caseId, isItpStaff(user.role)],
     );
     return rows.map((n) => ({ ...n, canEdit: this.canEditNote(user, ctx, n), canHide: this.canHideNote(user, ctx, n) }));
   }
@@ -219,7 +218,7 @@ export class CaseRecordsService {
          FROM case_notes WHERE id = $1 AND case_id = $2 AND deleted_at IS NULL FOR UPDATE`,
       [noteId, caseId],
     );
-    if (!n || (n.hidden && !isItpStaff(user))) throw notFound();
+    if (!n || (n.hidden && !isItpStaff(user.role))) throw notFound();
     auditValues({ caseNoteId: noteId });
     return { c, n, ctx: { closed: false, sourceSide: this.isSourceSide(user, c) } };
   }
@@ -264,7 +263,7 @@ export class CaseRecordsService {
          FROM patient_files f LEFT JOIN users u ON u.id = f.submitted_by
         WHERE f.case_id = $1 AND ($2 OR NOT f.hidden)
         ORDER BY f.submitted_on DESC, f.id DESC`,
-      [caseId, isItpStaff(user)],
+      [caseId, isItpStaff(user.role)],
     );
   }
 
@@ -276,7 +275,7 @@ export class CaseRecordsService {
          FROM patient_files WHERE id = $1 AND case_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [fileId, caseId],
     );
-    if (!f || (f.hidden && !isItpStaff(user))) throw notFound();
+    if (!f || (f.hidden && !isItpStaff(user.role))) throw notFound();
     auditValues({ patientFileId: fileId });
     return f;
   }

@@ -2,16 +2,15 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiForbiddenResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { UserType, availableRequestTypes, type RequestType, type UserContext } from '@crisis/forms';
+import { isItpStaff, type RequestType, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { forbidden, invalid } from '../common/coded-error';
 import { parseId } from '../facilities/list-params';
 import { select } from '../reference/reference-sql';
+import { CasesService } from './cases.service';
+import { queryValue } from '../common/list-query';
 
-/** One query parameter as a string (Fastify gives arrays for repeated keys). */
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
-const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
 
 /**
  * Lookups of the case-creation screens (spec 01 §2 /cases/create): the source facilities and
@@ -21,13 +20,16 @@ const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
 @ApiTags('cases')
 @Controller('api/cases')
 export class CaseLookupsController {
-  constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly cases: CasesService,
+  ) {}
 
   @Get('source-facilities')
   @CheckAbility('create', 'Case')
   @ApiOkResponse({ description: 'Active facilities with at least one active Source division (facility staff: their own), sorted by name: id, name, city, state, isIntegratedWithEMR' })
   sourceFacilities(@CurrentUser() user: UserContext) {
-    const own = !ITP_STAFF.includes(user.role);
+    const own = !isItpStaff(user.role);
     return select(
       this.sequelize,
       `SELECT f.id, f.name, f.city, f.state, (f.ehr_department_id IS NOT NULL AND f.ehr_department_id <> '') AS "isIntegratedWithEMR"
@@ -45,8 +47,8 @@ export class CaseLookupsController {
   @ApiOkResponse({ description: "The facility's active Source divisions: id, name, isIntegratedWithEMR, allowPlacementOnlyCases" })
   @ApiForbiddenResponse({ description: "FRBD: facility staff asking for another facility's divisions" })
   sourceDivisions(@CurrentUser() user: UserContext, @Query('facilityId') rawFacilityId: unknown) {
-    const facilityId = parseId(one(rawFacilityId));
-    if (!ITP_STAFF.includes(user.role) && facilityId !== user.facilityId) throw forbidden();
+    const facilityId = parseId(queryValue(rawFacilityId));
+    if (!isItpStaff(user.role) && facilityId !== user.facilityId) throw forbidden();
     return select(
       this.sequelize,
       `SELECT d.id, d.name, (f.ehr_department_id IS NOT NULL AND f.ehr_department_id <> '') AS "isIntegratedWithEMR",
@@ -65,8 +67,8 @@ export class CaseLookupsController {
   @ApiOkResponse({ description: 'Request types offered for a new case in this division (spec 01 §5 "Request type options")', schema: { type: 'array', items: { type: 'string' } } })
   @ApiBadRequestResponse({ description: 'INV: unknown division' })
   async requestTypes(@CurrentUser() user: UserContext, @Query('divisionId') rawDivisionId: unknown, @Query('patientId') rawPatientId: unknown): Promise<RequestType[]> {
-    const divisionId = parseId(one(rawDivisionId));
-    const patientRaw = one(rawPatientId);
+    const divisionId = parseId(queryValue(rawDivisionId));
+    const patientRaw = queryValue(rawPatientId);
     const patientId = patientRaw === undefined || patientRaw === '' ? null : parseId(patientRaw);
     const [d] = await select<{ facility_id: number; allow: boolean; types: string[] | null }>(
       this.sequelize,
@@ -75,20 +77,8 @@ export class CaseLookupsController {
       [divisionId],
     );
     if (!d) throw invalid([{ field: 'divisionId', key: 'invalid', message: 'Unknown source division' }]);
-    if (!ITP_STAFF.includes(user.role) && d.facility_id !== user.facilityId) throw forbidden();
-    const completed = patientId
-      ? await select<{ type: RequestType }>(
-          this.sequelize,
-          `SELECT DISTINCT r.type FROM requests r JOIN cases c ON c.id = r.case_id WHERE c.patient_id = $1 AND r.status = 'Completed'`,
-          [patientId],
-        )
-      : [];
-    return availableRequestTypes({
-      userType: user.role,
-      allowPlacementOnly: d.allow,
-      completedRequestTypes: completed.map((r) => r.type),
-      divisionRequestTypes: d.types,
-    });
+    if (!isItpStaff(user.role) && d.facility_id !== user.facilityId) throw forbidden();
+    return this.cases.requestTypesFor(user, { allowPlacementOnly: d.allow, divisionRequestTypes: d.types, patientId });
   }
 
   @Get('payers')

@@ -14,7 +14,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
-import { contentRange } from '../common/list-query';
+import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from '../facilities/facilities.controller';
@@ -37,8 +37,6 @@ const CASE_STATE = {
 const COMMAND_ERRORS =
   'INV.CASE.STATUS.CHANGED (someone changed the case first), INV.CASE.IS.CLOSED, INV.CASE.HAS.ACTIVE.REQUEST, INV (transition not allowed, or `fields`)';
 
-/** One query parameter as a string (Fastify gives arrays for repeated keys). */
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** Cases (spec 01 §7 /api/cases): creation, lists, the case page and its lifecycle commands. */
 @ApiTags('cases')
@@ -74,7 +72,7 @@ export class CasesController {
   @ApiOkResponse({ description: 'Patients with this name and date of birth, each with its last case (activeCase when not closed)' })
   searchPatient(@Query() query: Record<string, unknown>) {
     const input = checkFilter<CasePatientSearchInput>(
-      { firstName: one(query.firstName), lastName: one(query.lastName), dateOfBirth: one(query.dateOfBirth) },
+      { firstName: queryValue(query.firstName), lastName: queryValue(query.lastName), dateOfBirth: queryValue(query.dateOfBirth) },
       'casePatientSearch',
     );
     return this.cases.searchPatients(input);
@@ -88,7 +86,7 @@ export class CasesController {
   providers(@Query('divisionId') divisionId: unknown, @Query('dateOfBirth') dob: unknown) {
     const date = typeof dob === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : null;
     if (dob !== undefined && dob !== '' && !date) throw invalid([{ field: 'dateOfBirth', key: 'format', message: 'Must be a date' }]);
-    return this.cases.providersFor(parseId(one(divisionId)), date);
+    return this.cases.providersFor(parseId(queryValue(divisionId)), date);
   }
 
   @Post()

@@ -14,6 +14,7 @@ import {
   caseStatusGroupOf,
   caseStatusLabel,
   initialRequestStatus,
+  isItpStaff,
   isActiveRequestStatus,
   problemsToFieldErrors,
   providerAcceptsAge,
@@ -38,7 +39,6 @@ export interface CaseRef {
   sourceDivisionId: number;
 }
 
-const ITP_STAFF: string[] = [UserType.ItpAdmin, UserType.ItpUser];
 
 /**
  * Case creation and the case read model (spec 01 §2, §3, §5, §7). Status changes do not happen
@@ -86,7 +86,7 @@ export class CasesService {
 
   /** Source division of a new case: fixed to a facility user's own, chosen by ITP staff and facility admins. */
   private async sourceDivisionFor(user: UserContext, input: CaseCreateInput) {
-    const isItp = ITP_STAFF.includes(user.role);
+    const isItp = isItpStaff(user.role);
     const divisionId = user.role === UserType.FacilityUser ? user.divisionId : input.sourceDivisionId;
     const [division] = await select<{
       id: number;
@@ -115,7 +115,7 @@ export class CasesService {
   }
 
   async create(user: UserContext, input: CaseCreateInput): Promise<{ id: number; requestId: number; status: string }> {
-    const isItp = ITP_STAFF.includes(user.role);
+    const isItp = isItpStaff(user.role);
     const division = await this.sourceDivisionFor(user, input);
     const problems = caseCreateProblems(input, { isItp, ehrIntegrated: division.ehr_integrated });
     if (Object.keys(problems).length) throw invalid(problemsToFieldErrors(problems));
@@ -141,16 +141,10 @@ export class CasesService {
     }
 
     // Request type and provider (spec 01 §5 "Request type options", provider list).
-    const completed = await select<{ type: RequestType }>(
-      this.sequelize,
-      `SELECT DISTINCT r.type FROM requests r JOIN cases c ON c.id = r.case_id WHERE c.patient_id = $1 AND r.status = 'Completed'`,
-      [patientId],
-    );
-    const allowedTypes = availableRequestTypes({
-      userType: user.role,
+    const allowedTypes = await this.requestTypesFor(user, {
       allowPlacementOnly: division.allow_placement_only_cases,
-      completedRequestTypes: completed.map((r) => r.type),
       divisionRequestTypes: division.request_types,
+      patientId,
     });
     if (!allowedTypes.includes(input.requestType))
       throw invalid([{ field: 'requestType', key: 'notAvailable', message: 'This request type is not available for this case' }]);
@@ -276,18 +270,39 @@ export class CasesService {
     );
   }
 
-  /** Request types this user may create on an existing case (spec 01 §5 "Request type options"). */
+  /**
+   * Request types this user may ask for (spec 01 §5 "Request type options"): the facility's
+   * placement-only choice, the source division's types and the patient's completed evaluations.
+   */
+  async requestTypesFor(
+    user: UserContext,
+    o: { allowPlacementOnly: boolean; divisionRequestTypes: string[] | null; patientId: number | null },
+  ): Promise<RequestType[]> {
+    const completed = o.patientId
+      ? await select<{ type: RequestType }>(
+          this.sequelize,
+          `SELECT DISTINCT r.type FROM requests r JOIN cases c ON c.id = r.case_id WHERE c.patient_id = $1 AND r.status = 'Completed'`,
+          [o.patientId],
+        )
+      : [];
+    return availableRequestTypes({
+      userType: user.role,
+      allowPlacementOnly: o.allowPlacementOnly,
+      completedRequestTypes: completed.map((r) => r.type),
+      divisionRequestTypes: o.divisionRequestTypes,
+    });
+  }
+
+  /** Request types this user may create on an existing case. */
   async availableTypesFor(user: UserContext, caseId: number): Promise<RequestType[]> {
-    const [c] = await select<{ allow: boolean; types: string[] | null; completed: RequestType[] }>(
+    const [c] = await select<{ allow: boolean; types: string[] | null; patient_id: number }>(
       this.sequelize,
-      `SELECT f.allow_placement_only_cases AS allow, d.request_types AS types,
-              ARRAY(SELECT DISTINCT r.type FROM requests r JOIN cases x ON x.id = r.case_id
-                     WHERE x.patient_id = c.patient_id AND r.status = 'Completed') AS completed
+      `SELECT f.allow_placement_only_cases AS allow, d.request_types AS types, c.patient_id
          FROM cases c JOIN facilities f ON f.id = c.source_facility_id JOIN divisions d ON d.id = c.source_division_id
         WHERE c.id = $1`,
       [caseId],
     );
-    return availableRequestTypes({ userType: user.role, allowPlacementOnly: c.allow, completedRequestTypes: c.completed, divisionRequestTypes: c.types });
+    return this.requestTypesFor(user, { allowPlacementOnly: c.allow, divisionRequestTypes: c.types, patientId: c.patient_id });
   }
 
   /** The provider must be an active credentialed provider of the division accepting the patient's age. */

@@ -48,3 +48,6 @@ export function parseListQuery(
 export function contentRange(resource: string, offset: number, count: number, total: number): string {
   return count === 0 ? `${resource} */${total}` : `${resource} ${offset}-${offset + count - 1}/${total}`;
 }
+
+/** One query parameter's value: Fastify gives an array for a repeated key, of which the last counts. */
+export const queryValue = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);

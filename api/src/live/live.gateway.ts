@@ -7,13 +7,13 @@ import { Sequelize } from 'sequelize-typescript';
 import type { Server, Socket } from 'socket.io';
 import { UserContextService } from '../auth/user-context.service';
 import { caseScopeSql } from '../cases/case-scope';
+import { isItpStaff } from '@crisis/forms';
 import { config } from '../config';
 import { IdentityKeys } from '../identity/identity-keys.service';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 /** ITP coordinators' room: the calls card's live updates (callbacks coming due, claims). */
 export const CALLS_ROOM = 'calls';
-const COORDINATOR_TYPES = ['IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User'];
 /** Same name as caseRoom in cases/case-commands.service.ts (the room 'case.updated' is emitted to). */
 const caseRoomName = (caseId: number) => `case:${caseId}`;
 const caseIdOf = (body: unknown): number | null => {
@@ -49,7 +49,7 @@ export class LiveGateway implements OnGatewayConnection {
       socket.data.userId = userId;
       await socket.join(userRoom(userId));
       const loaded = await this.users.load(userId);
-      if (loaded?.isActive && COORDINATOR_TYPES.includes(loaded.context.role)) await socket.join(CALLS_ROOM);
+      if (loaded?.isActive && isItpStaff(loaded.context.role)) await socket.join(CALLS_ROOM);
       socket.emit('ready', { userId });
     } catch {
       socket.emit('unauthorized');

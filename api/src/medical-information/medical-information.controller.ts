@@ -6,13 +6,12 @@ import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction } from '../audit/audit.interceptor';
 import { invalid } from '../common/coded-error';
-import { contentRange } from '../common/list-query';
+import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { parseId } from '../facilities/list-params';
 import { MEDICAL_INFORMATION_LOG_PAGE_SIZE, MedicalInformationService } from './medical-information.service';
 
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** Medical information of a case (spec 01 §3, §4, §5, §7 GET/PUT /{id}/medical-information, /logs). */
 @ApiTags('medical-information')
@@ -60,7 +59,7 @@ export class MedicalInformationController {
   @ApiOkResponse({ description: 'Change-log rows (changedBy, changedAt, name, oldValue, newValue, metaInfo), newest first; total in Content-Range' })
   async logs(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('page') pageRaw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const caseId = parseId(id);
-    const p = one(pageRaw);
+    const p = queryValue(pageRaw);
     const page = p === undefined || p === '' ? 1 : Number(p);
     if (!Number.isInteger(page) || page < 1 || page > 1_000_000) throw invalid([{ field: 'page', key: 'type', message: 'Must be a positive integer' }]);
     const { rows, total, offset } = await this.service.logs(user, caseId, page);
@@ -81,7 +80,7 @@ export class DiagnosesController {
   @ApiOkResponse({ description: 'Up to 25 diagnoses { code, description } whose code or description contains q' })
   @ApiBadRequestResponse({ description: 'INV: q shorter than 3 characters' })
   search(@Query('q') qRaw: unknown) {
-    const q = typeof one(qRaw) === 'string' ? String(one(qRaw)).trim() : '';
+    const q = typeof queryValue(qRaw) === 'string' ? String(queryValue(qRaw)).trim() : '';
     if (q.length < 3 || q.length > 100) throw invalid([{ field: 'q', key: 'minLength', message: 'Enter at least 3 characters' }]);
     return this.service.searchDiagnoses(q);
   }

@@ -9,7 +9,7 @@ import { AuditService } from '../audit/audit.service';
 import { requestContext } from '../common/request-context';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
-import { contentRange } from '../common/list-query';
+import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { checkFilter, parseId } from '../facilities/list-params';
@@ -18,12 +18,10 @@ import { CasesService } from '../cases/cases.service';
 import { CaseSourceService } from './case-source.service';
 import { LOG_PAGE_SIZE, PatientsService } from './patients.service';
 
-/** One query parameter as a string (Fastify gives arrays for repeated keys). */
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** A 1-based page number from the query (default 1). */
 export function parsePage(raw: unknown): number {
-  const v = one(raw);
+  const v = queryValue(raw);
   if (v === undefined || v === '') return 1;
   const s = String(v);
   if (!/^\d{1,6}$/.test(s) || Number(s) < 1) throw invalid([{ field: 'page', key: 'invalid', message: 'Must be a positive integer' }]);
@@ -132,8 +130,8 @@ export class PatientsController {
   @ApiQuery({ name: 'dateOfBirth', required: false, description: 'YYYY-MM-DD' })
   @ApiOkResponse({ description: 'Up to 50 patients with reference number and last case' })
   search(@Query() query: Record<string, unknown>) {
-    const name = one(query.name);
-    const dateOfBirth = one(query.dateOfBirth);
+    const name = queryValue(query.name);
+    const dateOfBirth = queryValue(query.dateOfBirth);
     const q = checkFilter<{ name?: string | null; dateOfBirth?: string | null }>(
       { name: name === undefined || name === '' ? null : name, dateOfBirth: dateOfBirth === undefined || dateOfBirth === '' ? null : dateOfBirth },
       'patientSearch',

@@ -8,7 +8,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
 import { CodedError, invalid } from '../common/coded-error';
-import { contentRange, parseListQuery } from '../common/list-query';
+import { contentRange, parseListQuery, queryValue } from '../common/list-query';
 import { requestContext } from '../common/request-context';
 import { isTimeZone } from '../case-exports/pdf-layout';
 import { ApiListQuery } from '../facilities/facilities.controller';
@@ -20,9 +20,8 @@ const DIVISION_LOG_SORTABLE = ['dateContact', 'createdAt', 'user', 'result', 'ca
 const ACCEPTED_SORTABLE = ['patientAcceptedCreatedAt', 'acceptedAt', 'patient', 'sourceFacility', 'status'];
 const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
 
-const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 function parseTimeZone(raw: unknown): string {
-  const tz = String(one(raw) ?? 'UTC') || 'UTC';
+  const tz = String(queryValue(raw) ?? 'UTC') || 'UTC';
   if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
   return tz;
 }

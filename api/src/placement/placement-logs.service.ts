@@ -4,7 +4,7 @@ import { Sequelize } from 'sequelize-typescript';
 import { stringify } from 'csv-stringify';
 import PDFDocument from 'pdfkit';
 import type { Readable } from 'stream';
-import { DivisionType, UserType, caseReference, type UserContext } from '@crisis/forms';
+import { DivisionType, OUTCOME_BY_REFERRING_TYPE, UserType, caseReference, logDateProblems, type UserContext } from '@crisis/forms';
 import { formatPerformedAt } from '../audit/audit-log.service';
 import { CodedError, invalid, notFound } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
@@ -26,39 +26,6 @@ export interface LogSort {
   field: string;
   order: 'ASC' | 'DESC';
 }
-
-/** The oldest date a log search may start from (spec 02 §5 log searches). */
-export const LOG_MIN_DATE = '1902-01-01T00:00:00.000Z';
-const DAY_MS = 24 * 3600 * 1000;
-
-/**
- * Date rules of the division log search (spec 02 §5): from not before 01/01/1902 and not in the
- * future; to not before from and not in the future. "Not in the future" is judged by calendar
- * day: the end of the user's today may lie up to one day ahead of UTC now.
- */
-export function logDateProblems(f: { from?: string | null; to?: string | null }, now = new Date()) {
-  const errors: Array<{ field: string; key: string; message: string }> = [];
-  const latest = now.getTime() + DAY_MS;
-  const from = f.from ? Date.parse(f.from) : null;
-  const to = f.to ? Date.parse(f.to) : null;
-  if (from !== null && from < Date.parse(LOG_MIN_DATE)) errors.push({ field: 'filter.from', key: 'minDate', message: 'From must not be before 01/01/1902' });
-  if (from !== null && from > latest) errors.push({ field: 'filter.from', key: 'maxDate', message: 'From must not be in the future' });
-  if (to !== null && to > latest) errors.push({ field: 'filter.to', key: 'maxDate', message: 'To must not be in the future' });
-  if (to !== null && from !== null && to < from) errors.push({ field: 'filter.to', key: 'crossTime', message: 'To must not be earlier than from' });
-  return errors;
-}
-
-/** Outcome of a transfer to a referring division, by the division's referring type. */
-export const OUTCOME_BY_REFERRING_TYPE: Record<string, string> = {
-  MentalHealthInpatient: 'Transferred_MentalHealthInpatient',
-  SubstanceAbuseResidential: 'Transferred_SubstanceAbuseResidential',
-  DetoxUnit: 'Transferred_DetoxUnit',
-  MedPsychUnit: 'Transferred_MedPsychCenter',
-  CrisisCenter: 'Transferred_CrisisCenter',
-  Outpatient: 'Discharged_MentalHealthOutpatient_Facility',
-  IntensiveOutpatient: 'Discharged_IntensiveOutpatient_MentalHealth',
-  PartialHospitalization: 'Discharged_PartialHospitalization',
-};
 
 const words = (s: string | null | undefined) => (s ? s.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2') : '');
 

@@ -2,7 +2,6 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import { InjectConnection } from '@nestjs/sequelize';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'stream';
 import { randomUUID } from 'crypto';
 import { Sequelize } from 'sequelize-typescript';
 import { QueryTypes } from 'sequelize';
@@ -14,8 +13,8 @@ import { AuditAction } from '../audit/audit.interceptor';
 import { afterCommit } from '../common/after-commit';
 import { notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
-import { FILE_STORAGE, FileTooLargeError, type FileStorage } from '../files/storage';
-import { emptyFile, fileError, fileTooBig, singleFile } from './upload';
+import { FILE_STORAGE, type FileStorage } from '../files/storage';
+import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
 
 const AREA = 'avatars';
 const TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' } as const;
@@ -51,41 +50,14 @@ export class AvatarController {
   @ApiBadRequestResponse({ description: 'INV: no file, empty, not a PNG/JPEG/GIF/WebP image by content, or over 20,971,520 bytes' })
   async store(@Req() req: FastifyRequest, @CurrentUser() user: UserContext) {
     const part = await singleFile(req);
-    const it = (part.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    let head = Buffer.alloc(0);
-    while (head.length < 12) {
-      const next = await it.next();
-      if (next.done) break;
-      head = Buffer.concat([head, next.value]);
-    }
-    if (!head.length) throw emptyFile();
+    const { head, source } = await peekUpload(part, 12);
     const ext = sniffImage(head);
     if (!ext) {
       part.file.resume();
       throw fileError('imagesOnly', 'Only images (PNG, JPEG, GIF or WebP) can be avatars');
     }
-    const source = Readable.from(
-      (async function* () {
-        yield head;
-        for (;;) {
-          const next = await it.next();
-          if (next.done) return;
-          yield next.value;
-        }
-      })(),
-    );
     const reference = `avatar-${randomUUID()}.${ext}`;
-    try {
-      await this.storage.put(AREA, reference, source, UPLOAD_MAX_BYTES);
-    } catch (err) {
-      part.file.resume();
-      if (err instanceof FileTooLargeError || part.file.truncated) throw fileTooBig();
-      throw err;
-    }
-    if (part.file.truncated) {
-      await this.storage.remove(AREA, reference);
-      throw fileTooBig();
-    }
+    await storeUpload(this.storage, AREA, reference, part, source, UPLOAD_MAX_BYTES);
     const [row] = await this.sequelize.query<{ avatar: string | null }>('SELECT avatar FROM users WHERE id = :id FOR UPDATE', {
       replacements: { id: user.id },
       type: QueryTypes.SELECT,

@@ -6,7 +6,7 @@ import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction } from '../audit/audit.interceptor';
 import { auditValues } from '../common/request-context';
-import { readWhole, singleFile } from './upload';
+import { readWhole, singleFile } from '../files/upload';
 import { UserImportService } from './user-import.service';
 
 const FILE_BODY = {

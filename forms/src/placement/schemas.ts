@@ -1,5 +1,6 @@
 /** JSON Schemas of the placement payloads (spec 02 §5, §7), registered in validation.ts. */
 import type { FieldError } from '../errors';
+import type { CaseOutcome } from '../cases/enums';
 import { id, optionalLargeText, optionalMediumText } from '../schemas/common';
 import { ACCEPT_AGES, ACCEPT_GENDERS, CALL_RESULTS, callLogProblems, type CallEntryInput } from './calls';
 
@@ -115,3 +116,36 @@ export const placementLogFilterSchema = {
 /** to not earlier than from (spec 02 §5 placement log and division log search). */
 export const placementLogFilterRules = (d: any): FieldError[] =>
   d?.from && d?.to && Date.parse(d.to) < Date.parse(d.from) ? [{ field: 'to', key: 'crossTime', message: 'To must not be earlier than from' }] : [];
+
+/** The oldest date a log search may start from (spec 02 §5 log searches). */
+export const LOG_MIN_DATE = '1902-01-01T00:00:00.000Z';
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Date rules of the division log search (spec 02 §5): from not before 01/01/1902 and not in the
+ * future; to not before from and not in the future. "Not in the future" is judged by calendar
+ * day: the end of the user's today may lie up to one day ahead of UTC now.
+ */
+export function logDateProblems(f: { from?: string | null; to?: string | null }, now = new Date(), prefix = 'filter.'): FieldError[] {
+  const errors: FieldError[] = [];
+  const latest = now.getTime() + DAY_MS;
+  const from = f.from ? Date.parse(f.from) : null;
+  const to = f.to ? Date.parse(f.to) : null;
+  if (from !== null && from < Date.parse(LOG_MIN_DATE)) errors.push({ field: `${prefix}from`, key: 'minDate', message: 'From must not be before 01/01/1902' });
+  if (from !== null && from > latest) errors.push({ field: `${prefix}from`, key: 'maxDate', message: 'From must not be in the future' });
+  if (to !== null && to > latest) errors.push({ field: `${prefix}to`, key: 'maxDate', message: 'To must not be in the future' });
+  if (to !== null && from !== null && to < from) errors.push({ field: `${prefix}to`, key: 'crossTime', message: 'To must not be earlier than from' });
+  return errors;
+}
+
+/** Outcome of a transfer to a referring division, by the division's referring type (the referring side's "close"). */
+export const OUTCOME_BY_REFERRING_TYPE: Record<string, CaseOutcome> = {
+  MentalHealthInpatient: 'Transferred_MentalHealthInpatient',
+  SubstanceAbuseResidential: 'Transferred_SubstanceAbuseResidential',
+  DetoxUnit: 'Transferred_DetoxUnit',
+  MedPsychUnit: 'Transferred_MedPsychCenter',
+  CrisisCenter: 'Transferred_CrisisCenter',
+  Outpatient: 'Discharged_MentalHealthOutpatient_Facility',
+  IntensiveOutpatient: 'Discharged_IntensiveOutpatient_MentalHealth',
+  PartialHospitalization: 'Discharged_PartialHospitalization',
+};

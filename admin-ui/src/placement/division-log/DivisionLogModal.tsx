@@ -18,7 +18,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { caseReference, formatDateTime } from '@crisis/forms';
+import { caseReference, formatDateTime, logDateProblems } from '@crisis/forms';
 import { httpClient } from '../../data/httpClient';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
@@ -46,14 +46,10 @@ const today = () => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
-/** The date rules of the search (spec 02 §5): from 01/01/1902 at the earliest, nothing in the future, to not before from. */
+/** The date rules of the search (spec 02 §5), as the server checks them (forms' logDateProblems). */
 export function divisionLogDateErrors(from: string, to: string): { from?: string; to?: string } {
   const errors: { from?: string; to?: string } = {};
-  const now = today();
-  if (from && from < '1902-01-01') errors.from = 'From must not be before 01/01/1902';
-  else if (from && from > now) errors.from = 'From must not be in the future';
-  if (to && to > now) errors.to = 'To must not be in the future';
-  else if (from && to && to < from) errors.to = 'To must not be earlier than from';
+  for (const e of logDateProblems({ from: from || null, to: to || null }, new Date(), '')) errors[e.field as 'from' | 'to'] ??= e.message;
   return errors;
 }
 

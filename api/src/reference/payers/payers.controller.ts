@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { payerInsuranceRecordSchema, payerRecordSchema, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
 import { CheckAbility } from '../../auth/abilities.guard';
 import { AuditAction } from '../../audit/audit.interceptor';
-import { contentRange } from '../../common/list-query';
+import { contentRange, queryValue } from '../../common/list-query';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
 import { ApiListQuery } from '../../facilities/facilities.controller';
@@ -39,7 +39,7 @@ export class PayersController {
   @ApiBadRequestResponse({ description: 'INV: Plan Name is required (field planName)' })
   @ApiOkResponse({ description: 'Plan and address fields of matching active payers', schema: { type: 'array', items: asOpenApi(payerInsuranceRecordSchema) } })
   insurance(@Query() query: Record<string, unknown>): Promise<PayerInsuranceRecord[]> {
-    const plain = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1] : v]));
+    const plain = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, queryValue(v)]));
     const f = checkFilter<{ planName: string; payerId?: string | null }>(plain, 'payerInsuranceQuery');
     return this.payers.insurance(f.planName, f.payerId ? Number(f.payerId) : undefined);
   }

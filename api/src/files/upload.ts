@@ -1,7 +1,9 @@
+import { Readable } from 'stream';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { EMPTY_FILE, ErrorCode, FILE_TOO_BIG, UPLOAD_MAX_BYTES } from '@crisis/forms';
 import { CodedError } from '../common/coded-error';
+import { FileTooLargeError, type FileStorage } from './storage';
 
 export const fileError = (key: string, message: string) =>
   new CodedError(400, ErrorCode.Invalid, undefined, [{ field: 'file', key, message }], message);
@@ -43,4 +45,62 @@ export async function readWhole(part: MultipartFile, maxBytes = UPLOAD_MAX_BYTES
   if (part.file.truncated) throw fileTooBig();
   if (!size) throw emptyFile();
   return Buffer.concat(chunks);
+}
+
+/**
+ * The first `bytes` of an uploaded file, to tell its type by content, and a stream of the whole
+ * file (those bytes included) to hand to the storage port. Empty → 'You can't upload empty file';
+ * a read failure (the multipart size limit) → too big.
+ */
+export async function peekUpload(part: MultipartFile, bytes: number): Promise<{ head: Buffer; source: Readable }> {
+  const it = (part.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  try {
+    while (head.length < bytes) {
+      const next = await it.next();
+      if (next.done) break;
+      head = Buffer.concat([head, next.value]);
+    }
+  } catch {
+    throw fileTooBig();
+  }
+  if (!head.length) throw emptyFile();
+  const source = Readable.from(
+    (async function* () {
+      yield head;
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    })(),
+  );
+  return { head, source };
+}
+
+/**
+ * Streams an upload to storage within `maxBytes` (never buffered whole); a file over the limit is
+ * removed again and refused with 'File size bigger than allowed max size'. Returns its size.
+ */
+export async function storeUpload(
+  storage: FileStorage,
+  area: string,
+  key: string,
+  part: MultipartFile,
+  source: Readable,
+  maxBytes: number,
+): Promise<number> {
+  let size: number;
+  try {
+    size = await storage.put(area, key, source, maxBytes);
+  } catch (err) {
+    part.file.resume();
+    if (err instanceof FileTooLargeError || part.file.truncated || (err as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooBig();
+    throw err;
+  }
+  if (part.file.truncated) {
+    await storage.remove(area, key);
+    throw fileTooBig();
+  }
+  return size;
 }
