@@ -15,7 +15,10 @@ import { ensureChromium, ROOT } from './lib/deps.mjs';
 import { bold, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
 
-const API_PORT = 3100;
+const API_PORT = Number(process.env.TEST_API_PORT || 3100);
+// TEST_SUITES=unit,integration runs only those; TEST_FILTER narrows jest (path pattern) and Playwright (grep).
+const ONLY = process.env.TEST_SUITES ? process.env.TEST_SUITES.split(',') : null;
+const FILTER = process.env.TEST_FILTER || null;
 const OUT = join(ROOT, '.data', 'test');
 
 /** Counts from a jest --json file. A suite that failed to run (syntax error, bad import) is one failure. */
@@ -74,7 +77,7 @@ async function main() {
     pgDataDir: '.data/test/pg',
     pgPort: Number(process.env.TEST_PGPORT || 5434),
     fresh: true,
-    temporalPort: 7243,
+    temporalPort: Number(process.env.TEST_TEMPORAL_PORT || 7243),
     temporalDb: null,
     apiPort: API_PORT,
     // The browser uses exactly this origin, so the identity provider's issuer must match it.
@@ -103,11 +106,12 @@ async function main() {
 
   const total = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
-  for (const suite of SUITES) {
+  for (const suite of SUITES.filter((s) => !ONLY || ONLY.includes(s.name))) {
     const suiteStarted = Date.now();
     rmSync(suite.output, { force: true }); // never count a previous run's results
     console.log(`\n${bold(`── ${suite.name} ──`)}`);
     const [cmd, ...args] = suite.cmd;
+    if (FILTER) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPattern', FILTER]));
     const { code, signal } = await runCommand(suite.name, cmd, args, {
       env: { ...suiteEnv, ...suite.env },
       cwd: ROOT,
