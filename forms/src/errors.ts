@@ -1,6 +1,74 @@
-/** The error vocabulary of spec 03 §8, shared by server and client. */
+/**
+ * The error vocabulary of spec 03 §8, written once: every code with its HTTP status and default
+ * message. The API, the worker's activities and the UI raise and read errors through this file
+ * only (`fail(code, …)`, `ERRORS[code]`); no code is typed as a bare string anywhere else.
+ */
+
+interface ErrorDefinition {
+  status: number;
+  message: string;
+}
+
+const define = <T extends Record<string, ErrorDefinition>>(t: T) => t;
+
+/** code → HTTP status and default message. */
+export const ERRORS = define({
+  UNEXP: { status: 500, message: 'Unexpected exception had happened' },
+  /** The case service (Temporal) did not answer in time: nothing was changed, try again. */
+  'UNEXP.SERVICE.UNAVAILABLE': { status: 503, message: 'The case service is not available; try again' },
+  NTFND: { status: 404, message: 'Requested data not found' },
+  INV: { status: 400, message: 'Invalid request data' },
+  UNAUTH: { status: 401, message: "You don't have permission to perform this action" },
+  FRBD: { status: 403, message: "You don't have permission to perform this action" },
+  OPWD: { status: 400, message: 'Current password invalid' },
+  'INV.NOT.UNIQ': { status: 409, message: 'Value is not unique' },
+  'INV.DEACTIVATE.FACILITY.WITH.GROUPS': { status: 409, message: 'The facility belongs to group organizations' },
+  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES': { status: 409, message: 'The facility has active cases' },
+  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS': { status: 409, message: 'The facility has active divisions' },
+  'INV.DEACTIVATE.DIVISION.WITH.ACTIVE.CASES': { status: 409, message: 'The division has active cases' },
+  'INV.DEACTIVATE.DIVISION.WITH.CREDENTIALED.PROVIDERS': { status: 409, message: 'The division has credentialed providers' },
+  'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED': { status: 409, message: 'The object is already claimed by another user' },
+  'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': { status: 409, message: 'The claim is overdue or inactive' },
+  'INV.DIVISION.ALREADY.CLAIMED': { status: 409, message: 'The division is already claimed' },
+  'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED': { status: 409, message: 'The change needs your confirmation' },
+  'users.table.actions.no-suitable-rows': { status: 400, message: 'None of the selected users is suitable for this action' },
+  'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS': { status: 409, message: 'The payer is used by patients: deactivate and edit it anyway?' },
+  'INV.EDIT.PAYER.USED.IN.PATIENTS': { status: 409, message: 'The payer is used by patients: edit it anyway?' },
+  'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS': { status: 409, message: 'The payer is used by patients: deactivate it anyway?' },
+  // Patient, insurance and source details of a case (spec 01 §8)
+  'INV.PATIENT.LOCKED.WHILE.CONTACTING': { status: 409, message: 'This value cannot be changed while contacting service organizations' },
+  'INV.MAX.INSURANCES': { status: 409, message: 'A case can have at most 3 insurances' },
+  'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS': {
+    status: 409,
+    message: 'The source division cannot be changed while a request is active: cancel or resolve it first',
+  },
+  'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS': { status: 409, message: 'The provider of this case is not credentialed at the new division' },
+  'INV.PATIENT.HAS.ACTIVE.CASE': { status: 409, message: 'An active case exists for this patient: contact the ITP team' },
+  // The case lifecycle (spec 01 §4, §8)
+  'INV.CASE.IS.CLOSED': { status: 409, message: 'The case is closed' },
+  'INV.CASE.NOT.CLOSED': { status: 409, message: 'The case is not closed' },
+  'INV.CASE.STATUS.CHANGED': { status: 409, message: 'The case status was changed by someone else' },
+  'INV.CASE.TRANSITION': { status: 409, message: 'The case cannot move to this status' },
+  'INV.CASE.HAS.ACTIVE.REQUEST': { status: 409, message: 'The case has an active request' },
+  'INV.CASE.NOTHING.TO.UNDO': { status: 409, message: 'There is nothing to undo' },
+  'INV.CASE.NOTHING.TO.RESUME': { status: 409, message: 'The case is not on hold' },
+  'INV.CASE.NOT.CONTACTING': { status: 409, message: 'Tasks are added while contacting service organizations' },
+  'INV.CASE.NOT.ACCEPTED': { status: 409, message: 'No division has accepted the patient' },
+  'INV.CASE.IS.REWORKED': { status: 409, message: 'The case was sent back for review: its earlier calls cannot change' },
+  /** The database refused the command's data (e.g. a NUL character): nothing was written. */
+  'INV.CASE.COMMAND.REFUSED': { status: 400, message: 'The data could not be saved: check for unusual characters' },
+  'INV.REQUEST.NOT.EDITABLE': { status: 409, message: 'The request can no longer be edited' },
+  'INV.REQUEST.NOT.ACTIVE': { status: 409, message: 'The request is not active' },
+  'INV.REQUEST.NOT.IN.PROGRESS': { status: 409, message: 'The request is not in progress' },
+  'INV.CALL.CANNOT.BE.UNDONE': { status: 409, message: 'This call can no longer be undone' },
+});
+
+export type ErrorCodeName = keyof typeof ERRORS;
+
+/** Named constants for the codes (kept for readability at call sites: `ErrorCode.NotFound`). */
 export const ErrorCode = {
   Unexpected: 'UNEXP',
+  ServiceUnavailable: 'UNEXP.SERVICE.UNAVAILABLE',
   NotFound: 'NTFND',
   Invalid: 'INV',
   Unauthorized: 'UNAUTH',
@@ -20,40 +88,36 @@ export const ErrorCode = {
   DeactivateAndEditPayerUsedInPatients: 'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS',
   EditPayerUsedInPatients: 'INV.EDIT.PAYER.USED.IN.PATIENTS',
   DeactivatePayerUsedInPatients: 'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS',
-  // Patient, insurance and source details of a case (spec 01 §8)
   PatientLockedWhileContacting: 'INV.PATIENT.LOCKED.WHILE.CONTACTING',
   MaxInsurances: 'INV.MAX.INSURANCES',
   UpdateSourceWithActiveRequests: 'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS',
   UpdateCaseWithCredentialedProviders: 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | string;
+  PatientHasActiveCase: 'INV.PATIENT.HAS.ACTIVE.CASE',
+  CaseIsClosed: 'INV.CASE.IS.CLOSED',
+  CaseNotClosed: 'INV.CASE.NOT.CLOSED',
+  CaseStatusChanged: 'INV.CASE.STATUS.CHANGED',
+  CaseTransition: 'INV.CASE.TRANSITION',
+  CaseHasActiveRequest: 'INV.CASE.HAS.ACTIVE.REQUEST',
+  CaseNothingToUndo: 'INV.CASE.NOTHING.TO.UNDO',
+  CaseNothingToResume: 'INV.CASE.NOTHING.TO.RESUME',
+  CaseNotContacting: 'INV.CASE.NOT.CONTACTING',
+  CaseNotAccepted: 'INV.CASE.NOT.ACCEPTED',
+  CaseIsReworked: 'INV.CASE.IS.REWORKED',
+  CaseCommandRefused: 'INV.CASE.COMMAND.REFUSED',
+  RequestNotEditable: 'INV.REQUEST.NOT.EDITABLE',
+  RequestNotActive: 'INV.REQUEST.NOT.ACTIVE',
+  RequestNotInProgress: 'INV.REQUEST.NOT.IN.PROGRESS',
+  CallCannotBeUndone: 'INV.CALL.CANNOT.BE.UNDONE',
+} as const satisfies Record<string, ErrorCodeName>;
+export type ErrorCode = ErrorCodeName;
 
-export const DEFAULT_MESSAGES: Record<string, string> = {
-  UNEXP: 'Unexpected exception had happened',
-  NTFND: 'Requested data not found',
-  INV: 'Invalid request data',
-  UNAUTH: "You don't have permission to perform this action",
-  FRBD: "You don't have permission to perform this action",
-  OPWD: 'Current password invalid',
-  'INV.NOT.UNIQ': 'Value is not unique',
-  'INV.DEACTIVATE.FACILITY.WITH.GROUPS': 'The facility belongs to group organizations',
-  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES': 'The facility has active cases',
-  'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS': 'The facility has active divisions',
-  'INV.DEACTIVATE.DIVISION.WITH.ACTIVE.CASES': 'The division has active cases',
-  'INV.DEACTIVATE.DIVISION.WITH.CREDENTIALED.PROVIDERS': 'The division has credentialed providers',
-  'INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED': 'The object is already claimed by another user',
-  'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': 'The claim is overdue or inactive',
-  'INV.DIVISION.ALREADY.CLAIMED': 'The division is already claimed',
-  'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED': 'The change needs your confirmation',
-  'users.table.actions.no-suitable-rows': 'None of the selected users is suitable for this action',
-  'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate and edit it anyway?',
-  'INV.EDIT.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: edit it anyway?',
-  'INV.DEACTIVATE.PAYER.USED.IN.PATIENTS': 'The payer is used by patients: deactivate it anyway?',
-  'INV.PATIENT.LOCKED.WHILE.CONTACTING': 'This value cannot be changed while contacting service organizations',
-  'INV.MAX.INSURANCES': 'A case can have at most 3 insurances',
-  'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS': 'The source division cannot be changed while a request is active: cancel or resolve it first',
-  'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS': 'The provider of this case is not credentialed at the new division',
-};
+/** Default messages by code (the UI shows them when it has no translation of its own). */
+export const DEFAULT_MESSAGES: Record<string, string> = Object.fromEntries(
+  Object.entries(ERRORS).map(([code, d]) => [code, d.message]),
+);
+
+/** HTTP status of a code (500 for a code this registry does not know). */
+export const statusOf = (code: string): number => (ERRORS as Record<string, ErrorDefinition>)[code]?.status ?? 500;
 
 /** One field-level problem, keyed for translation as errors.{key} (spec 03 §5). */
 export interface FieldError {
@@ -66,10 +130,41 @@ export interface FieldError {
 
 /** The body and x-error header of every failed API call. */
 export interface CodedErrorBody {
-  code: ErrorCode;
+  code: ErrorCodeName;
   defaultMessage: string;
   payload?: unknown;
   /** Field errors of a validation failure (code INV) or a uniqueness failure (INV.NOT.UNIQ). */
   fields?: FieldError[];
   correlationId?: string;
 }
+
+/** A failure the client can act on (spec 03 §8); the API's exception filter turns it into the wire format. */
+export class CodedError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCodeName,
+    readonly payload?: unknown,
+    readonly fields?: FieldError[],
+    message?: string,
+  ) {
+    super(message ?? ERRORS[code]?.message ?? ERRORS.INV.message);
+    this.name = 'CodedError';
+    this.status = statusOf(code);
+  }
+
+  toBody(): CodedErrorBody {
+    return { code: this.code, defaultMessage: this.message, payload: this.payload, fields: this.fields };
+  }
+}
+
+/** Throws the coded error `code` (status and default message from the registry). */
+export function fail(code: ErrorCodeName, payload?: unknown, options: { fields?: FieldError[]; message?: string } = {}): never {
+  throw new CodedError(code, payload, options.fields, options.message);
+}
+
+/** A validation failure naming its fields. */
+export function failFields(fields: FieldError[], message?: string): never {
+  throw new CodedError('INV', undefined, fields, message);
+}
+
+export const isErrorCode = (code: unknown): code is ErrorCodeName => typeof code === 'string' && code in ERRORS;

@@ -1,26 +1,23 @@
-import { DEFAULT_MESSAGES, ErrorCode, type FieldError } from '@crisis/forms';
+import { CodedError as RegisteredError, ErrorCode, type ErrorCodeName, type FieldError } from '@crisis/forms';
 
-/** A failure the client can act on (spec 03 §8). The exception filter turns it into the wire format. */
-export class CodedError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly payload?: unknown,
-    readonly fields?: FieldError[],
-    message?: string,
-  ) {
-    super(message ?? DEFAULT_MESSAGES[code] ?? DEFAULT_MESSAGES[ErrorCode.Invalid]);
+/**
+ * Transitional: the older constructor that names its HTTP status at the call site. New code
+ * calls `fail(code, …)` from @crisis/forms, whose registry decides the status.
+ */
+export class CodedError extends RegisteredError {
+  constructor(status: number, code: string, payload?: unknown, fields?: FieldError[], message?: string) {
+    super(code as ErrorCodeName, payload, fields, message);
+    (this as { status: number }).status = status;
   }
 }
 
-export const invalid = (fields: FieldError[]) => new CodedError(400, ErrorCode.Invalid, undefined, fields);
-export const notFound = () => new CodedError(404, ErrorCode.NotFound);
-export const forbidden = () => new CodedError(403, ErrorCode.Forbidden);
-export const unauthorized = () => new CodedError(401, ErrorCode.Unauthorized);
+export const invalid = (fields: FieldError[]) => new RegisteredError(ErrorCode.Invalid, undefined, fields);
+export const notFound = () => new RegisteredError(ErrorCode.NotFound);
+export const forbidden = () => new RegisteredError(ErrorCode.Forbidden);
+export const unauthorized = () => new RegisteredError(ErrorCode.Unauthorized);
 /** A uniqueness failure, naming the fields to mark (e.g. name with zip for a facility). */
 export const notUnique = (fields: string[], message = 'Value is not unique') =>
-  new CodedError(
-    409,
+  new RegisteredError(
     ErrorCode.NotUnique,
     undefined,
     fields.map((field) => ({ field, key: 'notUnique', message })),

@@ -1,10 +1,9 @@
 import fs from 'fs';
 import path from 'path';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
-import { CORRELATION_ID_HEADER, DEFAULT_MESSAGES, ERROR_HEADER, ErrorCode, type CodedErrorBody } from '@crisis/forms';
+import { CORRELATION_ID_HEADER, CodedError, DEFAULT_MESSAGES, ERROR_HEADER, ErrorCode, type CodedErrorBody, type ErrorCodeName } from '@crisis/forms';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UniqueConstraintError, ForeignKeyConstraintError, DatabaseError } from 'sequelize';
-import { CodedError } from './coded-error';
 import { requestContext } from './request-context';
 import { config } from '../config';
 
@@ -14,7 +13,7 @@ const isUiRoute = (req: FastifyRequest) =>
   req.method === 'GET' && !/^\/(api|socket\.io|identity)(\/|$|\?)/.test(req.url) && fs.existsSync(UI_INDEX);
 
 /** HTTP statuses Nest or Fastify raise on their own, mapped to our codes. */
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ErrorCodeName> = {
   400: ErrorCode.Invalid,
   401: ErrorCode.Unauthorized,
   403: ErrorCode.Forbidden,
