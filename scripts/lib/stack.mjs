@@ -17,7 +17,7 @@ export const ENTRY = {
   migrate: 'api/dist/db/migrate.js',
   seed: 'seed/dist/index.js',
   api: 'api/dist/main.js',
-  worker: 'workflows/dist/worker.js',
+  worker: 'api/dist/worker.js',
 };
 
 /** Fails early, naming what is missing, when the build did not produce an entry point. */

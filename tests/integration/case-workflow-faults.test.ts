@@ -22,7 +22,7 @@ describe('case workflow faults', () => {
 
   const startWorker = () =>
     new Promise<ChildProcess>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.resolve(__dirname, '../../workflows/dist/worker.js')], {
+      const child = spawn(process.execPath, [path.resolve(__dirname, '../../api/dist/worker.js')], {
         env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_SKIP_SCHEDULES: '1', WORKER_LOG_LEVEL: 'WARN' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -219,7 +219,7 @@ describe('placement', () => {
       await new Promise((r) => setTimeout(r, 3500));
       const none = await db.query('SELECT count(*)::int AS n FROM placement_tasks WHERE id = ANY($1::int[]) AND due_at IS NOT NULL', [tasks]);
       expect(none.rows[0].n).toBe(0);
-      worker = spawn(process.execPath, [path.resolve(__dirname, '../../workflows/dist/worker.js')], {
+      worker = spawn(process.execPath, [path.resolve(__dirname, '../../api/dist/worker.js')], {
         env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_SKIP_SCHEDULES: '1', WORKER_LOG_LEVEL: 'WARN' },
         stdio: 'ignore',
       });

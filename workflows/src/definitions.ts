@@ -4,6 +4,7 @@
  * defineSignal / defineQuery / defineUpdate constants and plain types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ErrorCodeName, FieldError, NotificationType } from '@crisis/forms';
 
 // ---------------------------------------------------------------------------------------------
 // Claim lease (spec 03 §7 Claims): one workflow per claim, id `claim-<claimId>`.
@@ -68,7 +69,13 @@ export interface CaseActor {
  * activity finds its own rows and applies the command once. `expectedStatus` is the status the
  * user saw: when the case moved meanwhile the command loses (INV.CASE.STATUS.CHANGED).
  */
-export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?: string | null } & (
+export type CaseCommand = {
+  commandId: string;
+  actor: CaseActor;
+  expectedStatus?: string | null;
+  /** The HTTP call's audit entry: written by the handler in the transaction of the change. */
+  audit?: CaseCommandAudit;
+} & (
   | {
       kind: 'changeStatus';
       status: string;
@@ -108,6 +115,8 @@ export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?
   | { kind: 'patientAccepted'; divisionId: number }
   /** Sent once after the API created the case: raises the notifications of its first request. */
   | { kind: 'announceCreated' }
+  /** The recommendation edited outside a status change (medical information, evaluation). */
+  | { kind: 'updateRecommendation'; mainRecommendation: string | null; criteria: string[]; note: string | null }
   /** "Add tasks": up to `count` more placement tasks for the best-fitting divisions (spec 02 §2). */
   | { kind: 'generateTasks'; count: number; notes?: string | null }
   /** A single division added to the placements by hand. */
@@ -115,6 +124,18 @@ export type CaseCommand = { commandId: string; actor: CaseActor; expectedStatus?
   /** Something was added to or changed on the case (already committed): raises its notifications. */
   | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
 );
+
+/** What the API knows of the call that sent a command (the audit entry of spec 03 §3). */
+export interface CaseCommandAudit {
+  mainAction: string;
+  kind: string;
+  user?: { id: number; firstName: string; lastName: string; email: string; role: string; organizationName?: string | null; facilityId?: number | null; divisionName?: string | null } | null;
+  method?: string;
+  path?: string;
+  correlationId?: string;
+  body?: unknown;
+  values?: Record<string, unknown>;
+}
 
 /** Changes made outside the workflow whose notifications the workflow raises (spec 02 §3 types). */
 export type CaseEvent =
@@ -173,3 +194,63 @@ export interface CallbackTimerArgs {
 
 /** The task's follow-up time changed (a new call, a changed result, an undo): null cancels. */
 export const callbackChangedSignal = defineSignal<[{ callbackAt: string | null }]>('callbackChanged');
+
+// ---------------------------------------------------------------------------------------------
+// Activity interfaces: implemented by the API's domain folders (api/src/<domain>/*.activities.ts)
+// and registered by the worker (api/src/worker.ts). Workflows know only these types.
+// ---------------------------------------------------------------------------------------------
+
+export interface CaseCommandError {
+  code: ErrorCodeName;
+  message: string;
+  payload?: unknown;
+  fields?: FieldError[];
+}
+
+/** Who is told about a change: resolved to users by raiseCaseNotifications. */
+export type Audience = 'itp' | 'sourceDivision' | 'provider' | 'referring';
+export interface CaseNotification {
+  type: NotificationType;
+  to: Audience[];
+  /** A single user instead of (or besides) an audience, e.g. the provider a request moved from. */
+  userIds?: number[];
+  payload?: Record<string, unknown>;
+}
+
+export type ApplyCaseCommandOutcome =
+  | { ok: true; result: CaseCommandResult; notifications: CaseNotification[] }
+  | { ok: false; error: CaseCommandError; state?: CaseState };
+
+export interface CaseActivities {
+  loadCaseState(caseId: number): Promise<CaseState | null>;
+  /** Applies the command in one transaction; a refusal (rule or data) is an outcome, never a retry. */
+  applyCaseCommand(caseId: number, command: CaseCommand): Promise<ApplyCaseCommandOutcome>;
+  /** Inserts the in-app notifications of a command; returns who got one. */
+  raiseCaseNotifications(caseId: number, commandId: string, notifications: CaseNotification[]): Promise<number[]>;
+}
+
+/** What expireClaim found: the claim is over, or it was extended and now lapses at `expiresAt`. */
+export type ExpireClaimResult =
+  | { released: true; outcome: 'expired' | 'released' | 'gone' }
+  | { released: false; expiresAt: string };
+
+export interface ClaimActivities {
+  expireClaim(claimId: string): Promise<ExpireClaimResult>;
+  sweepOverdueClaims(graceSeconds: number): Promise<number>;
+}
+
+export interface PlacementActivities {
+  /** Makes the task due if it still has this callback time; false when the task moved on. */
+  markCallbackDue(taskId: number, callbackAt: string): Promise<boolean>;
+  sweepDueCallbacks(graceSeconds: number): Promise<number>;
+}
+
+export interface UserMaintenanceActivities {
+  /** Ends the SMS-notification windows that are over; returns the users changed. */
+  expireSmsWindows(): Promise<number[]>;
+  /** Locks users inactive for `days`; returns the users locked. */
+  lockInactiveUsers(days: number): Promise<number[]>;
+}
+
+/** Every activity of the task queue. */
+export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities;

@@ -4,7 +4,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { Sequelize } from 'sequelize-typescript';
-import { CodedError } from '../common/coded-error';
+import { CodedError, type UserContext } from '@crisis/forms';
 import { requestContext } from '../common/request-context';
 import { AuditService } from './audit.service';
 
@@ -64,8 +64,17 @@ export class AuditInterceptor implements NestInterceptor {
       (async () => {
         try {
           if (after) {
+            if (ctx) {
+              let taken = false;
+              ctx.pendingAudit = () => {
+                if (taken) return undefined;
+                taken = true;
+                const { user, ...rest } = base();
+                return { ...rest, user: user ? auditUser(user) : null };
+              };
+            }
             const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
-            await this.audit.record({ ...base(), success: true, statusCode: 200 });
+            if (!ctx?.auditWritten) await this.audit.record({ ...base(), success: true, statusCode: 200 });
             return result;
           }
           return await this.sequelize.transaction(async () => {
@@ -84,3 +93,17 @@ export class AuditInterceptor implements NestInterceptor {
 }
 
 const isMultipart = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('multipart/');
+
+/** The user fields an audit entry keeps (what travels with a case command to the worker). */
+function auditUser(u: UserContext) {
+  return {
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    role: u.role,
+    organizationName: u.organizationName ?? null,
+    facilityId: u.facilityId ?? null,
+    divisionName: u.divisionName ?? null,
+  };
+}

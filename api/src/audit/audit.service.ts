@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { UserContext } from '@crisis/forms';
 import { AuditEntry } from './audit-entry.model';
 
 // One-time codes are named for what they are (mfaCode, verificationCode, ...): a bare `code` (billing
@@ -20,7 +19,7 @@ export function redact(body: unknown): unknown {
 export interface AuditRecord {
   mainAction: string;
   kind: string;
-  user?: Pick<UserContext, 'id' | 'firstName' | 'lastName' | 'email' | 'role' | 'organizationName' | 'facilityId' | 'divisionName'> | null;
+  user?: { id: number; firstName: string; lastName: string; email: string; role: string; organizationName?: string | null; facilityId?: number | null; divisionName?: string | null } | null;
   success: boolean;
   method?: string;
   path?: string;

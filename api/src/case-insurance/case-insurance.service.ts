@@ -9,6 +9,7 @@ import {
   type InsuranceInput,
   type UserContext,
 } from '@crisis/forms';
+import { CaseCommandsHandler } from '../cases/case-commands.handler';
 import { afterCommit } from '../common/after-commit';
 import { CodedError, invalid, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
@@ -36,6 +37,7 @@ export class CaseInsuranceService {
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    private readonly writer: CaseCommandsHandler,
   ) {}
 
   async list(caseId: number) {
@@ -158,7 +160,7 @@ export class CaseInsuranceService {
     const [{ n }] = await select<{ n: number }>(this.sequelize, 'SELECT count(*)::int AS n FROM patient_insurances WHERE case_id = $1', [caseId]);
     if (n >= MAX_INSURANCES) throw maxInsurances();
     const id = await this.insert(c, input, n, 'payerId');
-    if (c.uninsured) await select(this.sequelize, 'UPDATE cases SET uninsured = false, updated_at = now() WHERE id = $1', [caseId]);
+    if (c.uninsured) await this.writer.updateDetails(caseId, { uninsured: false });
     auditValues({ caseId, insuranceId: id, userId: user.id });
     return (await insurancesOfCase(this.sequelize, caseId)).find((i) => i.id === id);
   }
@@ -198,7 +200,7 @@ export class CaseInsuranceService {
       if (ins.id) await this.updateRow(c, ins.id, ins, `insurances.${i}.payerId`, i);
       else await this.insert(c, ins, i, `insurances.${i}.payerId`);
     }
-    await select(this.sequelize, 'UPDATE cases SET uninsured = $2, updated_at = now() WHERE id = $1', [caseId, uninsured]);
+    await this.writer.updateDetails(caseId, { uninsured });
     await this.removeImagesAfterCommit(removed.flatMap((r) => [r.front_image, r.back_image]));
     auditValues({ caseId, insuranceIds: body.insurances.map((i) => i.id ?? 'new'), uninsured });
     return this.list(caseId);
@@ -235,7 +237,7 @@ export class CaseInsuranceService {
       );
       await this.removeImagesAfterCommit(removed.flatMap((r) => [r.front_image, r.back_image]));
     }
-    await select(this.sequelize, 'UPDATE cases SET uninsured = $2, updated_at = now() WHERE id = $1', [caseId, uninsured]);
+    await this.writer.updateDetails(caseId, { uninsured });
     auditValues({ caseId, uninsured });
     return this.list(caseId);
   }

@@ -13,6 +13,7 @@ import {
   type UserContext,
   type VitalsInput,
 } from '@crisis/forms';
+import { CaseCommandsHandler } from '../cases/case-commands.handler';
 import type { CaseEvent } from '@crisis/workflows';
 import { afterCommit } from '../common/after-commit';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
@@ -52,6 +53,7 @@ export class CaseRecordsService {
     @InjectConnection() private readonly sequelize: Sequelize,
     private readonly cases: CasesService,
     private readonly commands: CaseCommandsService,
+    private readonly writer: CaseCommandsHandler,
   ) {}
 
   // -------------------------------------------------------------------------------------------
@@ -339,16 +341,14 @@ export class CaseRecordsService {
         'INSERT INTO case_tags (case_id, tag_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
         { bind: [caseId, tagIds] },
       );
-    await this.sequelize.query('UPDATE cases SET updated_at = now() WHERE id = $1', { bind: [caseId] });
+    await this.writer.updateDetails(caseId, {});
     auditValues({ tagIds });
     return this.tags(user, caseId);
   }
 
   async setIncludeOutOfState(user: UserContext, caseId: number, includeOutOfState: boolean) {
     await this.openForWrite(user, caseId);
-    await this.sequelize.query('UPDATE cases SET include_out_of_state_facilities = $2, updated_at = now() WHERE id = $1', {
-      bind: [caseId, includeOutOfState],
-    });
+    await this.writer.updateDetails(caseId, { includeOutOfStateFacilities: includeOutOfState });
     auditValues({ includeOutOfState });
     return { includeOutOfStateFacilities: includeOutOfState };
   }

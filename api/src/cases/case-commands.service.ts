@@ -1,56 +1,54 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, fail, isErrorCode, type UserContext } from '@crisis/forms';
 import { caseCommandFailure, runCaseCommand, type CaseCommand, type CaseCommandResult } from '@crisis/workflows';
-import { CodedError } from '../common/coded-error';
 import { auditValues, requestContext } from '../common/request-context';
-import { LiveService } from '../live/live.service';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 
-/** HTTP status of a refused case command, by code. */
-const STATUS_BY_CODE: Record<string, number> = { NTFND: 404, FRBD: 403, INV: 400 };
+type CommandBody = CaseCommand extends infer C ? (C extends unknown ? Omit<C, 'commandId' | 'actor' | 'audit'> : never) : never;
 
-/** Live room of a case: everyone with its page open. */
-export const caseRoom = (caseId: number) => `case:${caseId}`;
-
-type CommandBody = CaseCommand extends infer C ? (C extends unknown ? Omit<C, 'commandId' | 'actor'> : never) : never;
+/** How long a user waits for the case workflow before the call fails with UNEXP.SERVICE.UNAVAILABLE. */
+const UPDATE_DEADLINE_MS = Number(process.env.CASE_COMMAND_DEADLINE_MS) || 15_000;
 
 /**
  * Sends a command to the case's workflow (spec 01 §4; ARCHITECTURE "Case lifecycle") and turns
  * its refusal into the coded error of spec 01 §8. The command id is the request's correlation id,
- * so a retried HTTP call or a retried activity applies the command once.
+ * so a retried HTTP call or a retried activity applies the command once. The call's audit entry
+ * travels with the command: the handler writes it in the transaction of the change, with the
+ * live event (CaseCommandsHandler.apply).
  */
 @Injectable()
 export class CaseCommandsService {
   private readonly log = new Logger('case-commands');
 
-  constructor(
-    private readonly temporal: TemporalClientService,
-    private readonly live: LiveService,
-  ) {}
+  constructor(private readonly temporal: TemporalClientService) {}
 
   async run(user: UserContext, caseId: number, body: CommandBody): Promise<CaseCommandResult> {
     const ctx = requestContext.getStore();
+    auditValues({ caseId, command: body.kind });
+    const audit = ctx?.pendingAudit?.();
     const command = {
       ...body,
       commandId: `${ctx?.correlationId ?? `${Date.now()}-${Math.random()}`}:${caseId}:${body.kind}`,
       actor: { id: user.id, name: `${user.firstName} ${user.lastName}`, userType: user.role },
+      ...(audit ? { audit } : {}),
     } as CaseCommand;
-    auditValues({ caseId, command: body.kind });
     let result: CaseCommandResult;
     try {
-      result = await runCaseCommand(await this.temporal.get(), caseId, command, { taskQueue: this.temporal.taskQueue });
+      const client = await this.temporal.get();
+      result = await client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
+        runCaseCommand(client, caseId, command, { taskQueue: this.temporal.taskQueue }),
+      );
     } catch (err) {
       const failure = caseCommandFailure(err);
-      if (!failure) {
+      if (!failure || !isErrorCode(failure.code)) {
         this.log.error(`case ${caseId} ${body.kind}: ${(err as Error).message}`);
-        throw new CodedError(503, ErrorCode.Unexpected, undefined, undefined, 'The case service is not available; try again');
+        fail(ErrorCode.ServiceUnavailable);
       }
-      const status = STATUS_BY_CODE[failure.code] ?? 409;
-      throw new CodedError(status, failure.code, failure.details?.payload, failure.details?.fields, failure.message);
+      throw new CodedError(failure.code, failure.details?.payload, failure.details?.fields, failure.message);
     }
+    // The handler wrote the entry with the change; the interceptor must not write a second one.
+    if (audit && ctx) ctx.auditWritten = true;
     auditValues({ status: result.state.status, requestId: result.requestId });
-    this.live.toRoom(caseRoom(caseId), 'case.updated', { caseId, status: result.state.status, version: result.state.version });
-    for (const userId of result.notifiedUserIds ?? []) this.live.toUser(userId, 'notification', { caseId });
     return result;
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
+  UserType,
   type CaseChangeOutcomeInput,
   type CaseCloseInput,
   type CaseCreateInput,
@@ -107,8 +108,15 @@ export class CasesController {
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The case page payload (spec 01 §3 Case) with its requests and the statuses the selector offers' })
   @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.cases.details(user, parseId(id));
+  async get(@CurrentUser() user: UserContext, @Param('id') id: string) {
+    const caseId = parseId(id);
+    const page = await this.cases.details(user, caseId);
+    // The provider opening a case sent to him starts reviewing it (spec 01 §4): a move the server owes him.
+    const sent = user.role === UserType.ItpProvider && page.requests.find((r: { status: string; evaluationProviderId?: number | null }) =>
+      r.status === 'Pending' && r.evaluationProviderId === user.id);
+    if (!sent) return page;
+    await this.commands.run(user, caseId, { kind: 'requestInProgress', requestId: sent.id });
+    return this.cases.details(user, caseId);
   }
 
   @Get(':id/state-transitions')

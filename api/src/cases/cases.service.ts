@@ -24,12 +24,18 @@ import {
   type PatientInput,
   type RequestType,
   type UserContext,
+  ACTIVITY_KINDS_UNDO_SKIPS,
+  fail,
 } from '@crisis/forms';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { caseScopeSql, statusAudience } from './case-scope';
+import { CaseCommandsHandler } from './case-commands.handler';
+
+/** ACTIVITY_KINDS_UNDO_SKIPS as an SQL list (constants of forms/, so no bind parameter is needed). */
+const UNDO_SKIPS_SQL = ACTIVITY_KINDS_UNDO_SKIPS.map((k) => `'${k}'`).join(', ');
 
 export interface CaseRef {
   id: number;
@@ -46,7 +52,10 @@ export interface CaseRef {
  */
 @Injectable()
 export class CasesService {
-  constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly writer: CaseCommandsHandler,
+  ) {}
 
   /** The case if the user may open it (404 when it does not exist, 403 when out of scope). */
   async findInScope(user: UserContext, caseId: number): Promise<CaseRef> {
@@ -131,7 +140,7 @@ export class CasesService {
         [patientId],
       );
       if (!p) throw invalid([{ field: 'patientId', key: 'invalid', message: 'Unknown patient' }]);
-      if (p.active_case) throw new CodedError(409, 'INV.PATIENT.HAS.ACTIVE.CASE', { caseId: p.active_case }, undefined, 'An active case exists for this patient: contact the ITP team');
+      if (p.active_case) fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
       dateOfBirth = p.dob;
       if (input.patient) await this.updatePatientFields(patientId, input.patient);
     } else {
@@ -152,69 +161,39 @@ export class CasesService {
     if (providerId) await this.assertProviderFor(providerId, division.id, dateOfBirth);
 
     const status = statusAfterRequestCreated(CaseStatus.PendingAssignment, input.requestType, !!providerId);
-    const [created] = await select<{ id: number }>(
-      this.sequelize,
-      `INSERT INTO cases (patient_id, status, source_facility_id, source_division_id, attending_provider, rn_caring_for_patient,
-                          contact_phone_number, notification_sending_method, is_involuntary, uninsured, patient_epic_id,
-                          encounter_identifier_id, created_by, main_recommendation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL)
-       RETURNING id`,
-      [
+    const actor = { id: user.id, name: `${user.firstName} ${user.lastName}`, userType: user.role };
+    const isFacilityAuthor = user.organizationType === 'Facility';
+    const note = input.requestNote ?? null;
+    const { id: caseId, requestId } = await this.writer
+      .createCase({
         patientId,
         status,
-        division.facility_id,
-        division.id,
-        input.attendingProvider ?? null,
-        input.rnCaringForPatient ?? null,
-        input.contactPhoneNumber,
-        input.notificationSendingMethod,
-        input.isInvoluntary ?? false,
-        input.uninsured ?? false,
-        input.patientEpicId ?? null,
-        input.encounterIdentifier ?? null,
-        user.id,
-      ],
-    ).catch((err) => {
-      // Two creations for one patient at once: the partial unique index lets one through.
-      if (String(err?.original?.constraint ?? err?.parent?.constraint ?? '').includes('cases_one_active_per_patient'))
-        throw new CodedError(409, 'INV.PATIENT.HAS.ACTIVE.CASE', undefined, undefined, 'An active case exists for this patient: contact the ITP team');
-      throw err;
-    });
-    const caseId = created.id;
-    const actorName = `${user.firstName} ${user.lastName}`;
-    // The first activity rows: documentation review, then where the request took the case.
-    await select(
-      this.sequelize,
-      `INSERT INTO case_activities (case_id, status, status_group, kind, initiator_id, initiator_name, ended_at)
-       VALUES ($1, $2, 'PendingAssignment', 'created', $3, $4, CASE WHEN $2 <> $5 THEN now() END)`,
-      [caseId, CaseStatus.PendingAssignment, user.id, actorName, status],
-    );
-    if (status !== CaseStatus.PendingAssignment)
-      await select(
-        this.sequelize,
-        `INSERT INTO case_activities (case_id, status, status_group, kind, initiator_id, initiator_name) VALUES ($1, $2, $3, 'auto', $4, $5)`,
-        [caseId, status, caseStatusGroupOf(status), user.id, actorName],
-      );
-    const isFacilityAuthor = user.organizationType === 'Facility';
-    const [request] = await select<{ id: number }>(
-      this.sequelize,
-      `INSERT INTO requests (case_id, type, status, evaluation_provider_id, division_id, note, facility_note, facility_note_author,
-                             itp_note, itp_note_author, created_by, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $3 = 'Completed' THEN now() END) RETURNING id`,
-      [
-        caseId,
-        input.requestType,
-        initialRequestStatus(input.requestType, !!providerId),
-        providerId,
-        division.id,
-        input.requestNote ?? null,
-        isFacilityAuthor ? (input.requestNote ?? null) : null,
-        isFacilityAuthor && input.requestNote ? actorName : null,
-        !isFacilityAuthor ? (input.requestNote ?? null) : null,
-        !isFacilityAuthor && input.requestNote ? actorName : null,
-        user.id,
-      ],
-    );
+        sourceFacilityId: division.facility_id,
+        sourceDivisionId: division.id,
+        attendingProvider: input.attendingProvider ?? null,
+        rnCaringForPatient: input.rnCaringForPatient ?? null,
+        contactPhoneNumber: input.contactPhoneNumber,
+        notificationSendingMethod: input.notificationSendingMethod,
+        isInvoluntary: input.isInvoluntary ?? false,
+        uninsured: input.uninsured ?? false,
+        patientEpicId: input.patientEpicId ?? null,
+        encounterIdentifier: input.encounterIdentifier ?? null,
+        request: {
+          type: input.requestType,
+          status: initialRequestStatus(input.requestType, !!providerId),
+          evaluationProviderId: providerId,
+          note,
+          facilityNote: isFacilityAuthor ? note : null,
+          itpNote: isFacilityAuthor ? null : note,
+        },
+        actor,
+      })
+      .catch((err) => {
+        // Two creations for one patient at once: the partial unique index lets one through.
+        if (String(err?.constraint ?? err?.original?.constraint ?? err?.parent?.constraint ?? '').includes('cases_one_active_per_patient'))
+          fail(ErrorCode.PatientHasActiveCase);
+        throw err;
+      });
     if (!input.uninsured) {
       let position = 0;
       for (const ins of input.insurances ?? []) {
@@ -242,8 +221,8 @@ export class CasesService {
       }
     }
     await select(this.sequelize, 'INSERT INTO medical_information (case_id) VALUES ($1)', [caseId]);
-    auditValues({ caseId, patientId, requestId: request.id });
-    return { id: caseId, requestId: request.id, status };
+    auditValues({ caseId, patientId, requestId });
+    return { id: caseId, requestId, status };
   }
 
   private async insertPatient(p: PatientInput, facilityId: number): Promise<number> {
@@ -348,8 +327,8 @@ export class CasesService {
               c.is_involuntary AS "isInvoluntary", c.include_out_of_state_facilities AS "includeOutOfStateFacilities",
               c.is_from_old_system AS "isFromOldSystem", c.main_recommendation AS "mainRecommendation", c.criteria,
               c.recommendation_note AS "recommendationNote", c.uninsured, c.patient_epic_id AS "patientEpicId",
-              c.encounter_identifier_id AS "encounterIdentifierId", c.granted_access_created_at AS "grantedAccessCreatedAt",
-              c.patient_accepted_created_at AS "patientAcceptedCreatedAt", c.closed_at AS "closedAt",
+              c.encounter_identifier_id AS "encounterIdentifierId", (SELECT min(a.granted_at) FROM case_referring_access a WHERE a.case_id = c.id) AS "grantedAccessCreatedAt",
+              (SELECT min(a.accepted_at) FROM case_referring_access a WHERE a.case_id = c.id AND a.removed_at IS NULL) AS "patientAcceptedCreatedAt", c.closed_at AS "closedAt",
               c.locating_services_seconds AS "locatingServicesSeconds",
               extract(epoch FROM (coalesce(c.closed_at, now()) - c.created_at))::int AS "timeElapsedSeconds",
               CASE WHEN c.outcome_type IS NULL AND c.status <> 'Closed' THEN NULL ELSE json_build_object(
@@ -379,10 +358,10 @@ export class CasesService {
               (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine",
               -- Undo takes back the last manual change (the same test as the workflow's undo command).
               coalesce((SELECT a.kind = 'manual' AND a.status = c.status FROM case_activities a
-                         WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind <> 'undo'
+                         WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})
                          ORDER BY a.started_at DESC, a.id DESC LIMIT 1), false)
                 AND c.status <> 'Closed'
-                AND (SELECT count(*) FROM case_activities a WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind <> 'undo') > 1 AS "canUndo"
+                AND (SELECT count(*) FROM case_activities a WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})) > 1 AS "canUndo"
          FROM cases c
          JOIN patients p ON p.id = c.patient_id
          JOIN facilities f ON f.id = c.source_facility_id

@@ -1,15 +1,14 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
+import { LIVE_CHANNEL, type LiveMessage } from '@crisis/forms';
 import { config } from '../config';
 import { LiveGateway } from './live.gateway';
 
-/** The channel the worker notifies on (workflows/src/activities/placement.ts LIVE_CHANNEL). */
-const LIVE_CHANNEL = 'crisis_live';
-
 /**
- * Relays live events raised outside the API — by the worker, e.g. a callback coming due — from
- * PostgreSQL NOTIFY to socket.io rooms. Every API replica listens and emits to its own sockets
- * only (server.local), so an event reaches each socket once.
+ * The one emitter of live events: every change publishes its event with PostgreSQL NOTIFY inside
+ * its own transaction (the API's services through LiveEvents, the worker's activities on their
+ * connection), so an event is delivered exactly when its change commits. Every API replica
+ * listens and emits to its own sockets only (server.local), so an event reaches each socket once.
  */
 @Injectable()
 export class LiveRelay implements OnModuleInit, OnApplicationShutdown {
@@ -28,7 +27,7 @@ export class LiveRelay implements OnModuleInit, OnApplicationShutdown {
     const client = new Client({ connectionString: config.databaseUrl });
     client.on('notification', (msg) => {
       try {
-        const { room, event, data } = JSON.parse(msg.payload ?? '{}') as { room?: string; event?: string; data?: unknown };
+        const { room, event, data } = JSON.parse(msg.payload ?? '{}') as Partial<LiveMessage>;
         if (room && event) this.gateway.server?.local.to(room).emit(event, data);
       } catch {
         /* not ours */

@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { LiveGateway, userRoom } from './live.gateway';
+import { InjectConnection } from '@nestjs/sequelize';
+import { Sequelize } from 'sequelize-typescript';
+import { LIVE_CHANNEL, type LiveEventName, type LiveEvents } from '@crisis/forms';
 
-/** Emits live events to rooms; call it after the change has committed. */
+/**
+ * Publishes live events through PostgreSQL NOTIFY (LiveRelay emits them to socket.io). Called
+ * inside the request's transaction, the event is delivered when the change commits and dropped
+ * if it rolls back; outside one, at once.
+ */
 @Injectable()
 export class LiveService {
-  constructor(private readonly gateway: LiveGateway) {}
+  constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
 
-  toUser(userId: number, event: string, data: unknown) {
-    this.gateway.server?.to(userRoom(userId)).emit(event, data);
-  }
-
-  toRoom(room: string, event: string, data: unknown) {
-    this.gateway.server?.to(room).emit(event, data);
+  async publish<E extends LiveEventName>(room: string, event: E, data: LiveEvents[E]): Promise<void> {
+    await this.sequelize.query('SELECT pg_notify($1, $2)', { bind: [LIVE_CHANNEL, JSON.stringify({ room, event, data })] });
   }
 }

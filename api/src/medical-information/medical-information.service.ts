@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  CaseStatus,
   ErrorCode,
   FACILITY_MEDICAL_INFORMATION_FIELDS,
+  fail,
   MEDICAL_INFORMATION_CLAIM_TYPE,
   defineAbilityFor,
   medicalInformationConfirmation,
@@ -13,6 +15,7 @@ import {
   type MedicalInformationInput,
   type UserContext,
 } from '@crisis/forms';
+import { CaseCommandsService } from '../cases/case-commands.service';
 import { CodedError, forbidden, invalid } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { select } from '../reference/reference-sql';
@@ -102,6 +105,7 @@ export class MedicalInformationService {
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
     private readonly cases: CasesService,
+    private readonly commands: CaseCommandsService,
   ) {}
 
   async get(user: UserContext, caseId: number) {
@@ -175,8 +179,9 @@ export class MedicalInformationService {
 
   async update(user: UserContext, caseId: number, body: MedicalInformationInput & { confirmed?: boolean | null }) {
     await this.cases.findInScope(user, caseId);
-    const c = await this.caseRow(caseId, true);
-    if (c.status === 'Closed') throw new CodedError(409, 'INV.CASE.IS.CLOSED', undefined, undefined, 'The case is closed');
+    // No row lock here: the recommendation is changed by the case workflow's handler, which locks the case itself.
+    const c = await this.caseRow(caseId);
+    if (c.status === CaseStatus.Closed) fail(ErrorCode.CaseIsClosed);
     await this.assertClaimHeld(user, caseId);
 
     const { confirmed, primaryDiagnosisId: _a, secondaryDiagnosisIds: _b, ...input } = normalizeMedicalInformation(body) as any;
@@ -207,6 +212,20 @@ export class MedicalInformationService {
     if (reason && confirmed !== true) throw new CodedError(409, ErrorCode.MedicalInformationConfirmationRequired, { reason });
 
     const { mainRecommendation, recommendationCriteria, recommendationNote, ...rest } = after;
+    const recommendationChanged =
+      (c.mainRecommendation ?? null) !== mainRecommendation ||
+      [...(c.criteria ?? [])].sort().join('|') !== [...recommendationCriteria].sort().join('|') ||
+      (c.recommendationNote ?? null) !== recommendationNote;
+    // The recommendation is part of the case: changed through its workflow (the rules of the
+    // case's current status, the version, the activity row and the live event), before this
+    // transaction writes the rest of the medical information.
+    if (recommendationChanged)
+      await this.commands.run(user, caseId, {
+        kind: 'updateRecommendation',
+        mainRecommendation,
+        criteria: recommendationCriteria,
+        note: recommendationNote,
+      });
     const stored: any = { ...rest };
     if (stored.alcoholInSystem) stored.alcoholInSystem = { ...stored.alcoholInSystem, bal: balToStored(stored.alcoholInSystem.bal) };
 
@@ -215,18 +234,6 @@ export class MedicalInformationService {
        ON CONFLICT (case_id) DO UPDATE SET data = EXCLUDED.data, updated_by = EXCLUDED.updated_by, updated_at = now()`,
       { bind: [caseId, JSON.stringify(stored), user.id] },
     );
-
-    const recommendationChanged =
-      (c.mainRecommendation ?? null) !== mainRecommendation ||
-      [...(c.criteria ?? [])].sort().join('|') !== [...recommendationCriteria].sort().join('|') ||
-      (c.recommendationNote ?? null) !== recommendationNote;
-    // Not a status change: the recommendation columns of the (open) case follow the medical information.
-    if (recommendationChanged)
-      await this.sequelize.query(
-        `UPDATE cases SET main_recommendation = $2, criteria = $3::text[], recommendation_note = $4, updated_at = now()
-          WHERE id = $1 AND status <> 'Closed'`,
-        { bind: [caseId, mainRecommendation, recommendationCriteria, recommendationNote] },
-      );
 
     const changes = TRACKED.map(([name, read]) => ({ name, oldValue: logText(read(before)), newValue: logText(read(after)) })).filter(
       (ch) => ch.oldValue !== ch.newValue,
@@ -280,12 +287,12 @@ export class MedicalInformationService {
     );
   }
 
-  private async caseRow(caseId: number, lock = false): Promise<CaseRow> {
+  private async caseRow(caseId: number): Promise<CaseRow> {
     const [c] = await select<CaseRow>(
       this.sequelize,
       `SELECT id, status, include_out_of_state_facilities AS "includeOutOfStateFacilities", main_recommendation AS "mainRecommendation",
               criteria, recommendation_note AS "recommendationNote"
-         FROM cases WHERE id = $1 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
+         FROM cases WHERE id = $1`,
       [caseId],
     );
     return c;

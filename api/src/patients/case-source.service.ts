@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { CaseStatus, DivisionType, ErrorCode, type CaseSourceDetailsInput, type UserContext } from '@crisis/forms';
+import { ACTIVE_REQUEST_STATUSES, CaseStatus, DivisionType, ErrorCode, type CaseSourceDetailsInput, type UserContext } from '@crisis/forms';
+import { CaseCommandsHandler } from '../cases/case-commands.handler';
 import { CodedError, invalid } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { select } from '../reference/reference-sql';
@@ -14,7 +15,10 @@ import { caseClosed } from './patients.service';
  */
 @Injectable()
 export class CaseSourceService {
-  constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly writer: CaseCommandsHandler,
+  ) {}
 
   /** Active Source divisions of the case's facility, plus its current division. */
   divisionChoices(caseId: number) {
@@ -47,8 +51,8 @@ export class CaseSourceService {
         throw invalid([{ field: 'sourceDivisionId', key: 'invalid', message: 'Must be an active source division of the facility' }]);
       const [active] = await select(
         this.sequelize,
-        `SELECT 1 FROM requests WHERE case_id = $1 AND status IN ('New', 'Pending', 'InProgress', 'OnHold') LIMIT 1`,
-        [caseId],
+        'SELECT 1 FROM requests WHERE case_id = $1 AND status = ANY($2::text[]) LIMIT 1',
+        [caseId, ACTIVE_REQUEST_STATUSES],
       );
       if (active) throw new CodedError(409, ErrorCode.UpdateSourceWithActiveRequests);
       if (!input.forceUpdate) {
@@ -68,21 +72,14 @@ export class CaseSourceService {
             `${missing.name} is not credentialed at the new division`);
       }
     }
-    await select(
-      this.sequelize,
-      `UPDATE cases SET source_division_id = $2, attending_provider = $3, rn_caring_for_patient = $4, contact_phone_number = $5,
-              notification_sending_method = $6, is_involuntary = $7, updated_at = now()
-        WHERE id = $1`,
-      [
-        caseId,
-        input.sourceDivisionId,
-        input.attendingProvider ?? null,
-        input.rnCaringForPatient ?? null,
-        input.contactPhoneNumber,
-        input.notificationSendingMethod,
-        input.isInvoluntary ?? false,
-      ],
-    );
+    await this.writer.updateDetails(caseId, {
+      sourceDivisionId: input.sourceDivisionId,
+      attendingProvider: input.attendingProvider ?? null,
+      rnCaringForPatient: input.rnCaringForPatient ?? null,
+      contactPhoneNumber: input.contactPhoneNumber,
+      notificationSendingMethod: input.notificationSendingMethod,
+      isInvoluntary: input.isInvoluntary ?? false,
+    });
     auditValues({ caseId, divisionId: input.sourceDivisionId, previousDivisionId: c.divisionId });
     return { divisionChanged };
   }

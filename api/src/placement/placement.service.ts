@@ -7,6 +7,7 @@ import {
   CALL_LOG_MESSAGES,
   CALLBACK_RESULTS,
   ErrorCode,
+  LiveRoom,
   PLACEMENT_CASE_STATUSES,
   callLogProblems,
   callbackFor,
@@ -23,11 +24,10 @@ import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
 import { config } from '../config';
 import { LiveService } from '../live/live.service';
-import { CALLS_ROOM } from '../live/live.gateway';
 import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { TemporalClientService } from '../temporal/temporal-client.service';
-import { CaseCommandsService, caseRoom } from '../cases/case-commands.service';
+import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService } from '../cases/cases.service';
 
 /** Division claims are claims on object type PlacementTask with the division's id (spec 02 §3 Claim). */
@@ -122,16 +122,12 @@ export class PlacementService {
 
   async generate(user: UserContext, caseId: number, notes: string | null) {
     await this.cases.findInScope(user, caseId);
-    const result = await this.commands.run(user, caseId, { kind: 'generateTasks', count: ADD_TASKS_MAX, notes });
-    this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
-    return result;
+    return this.commands.run(user, caseId, { kind: 'generateTasks', count: ADD_TASKS_MAX, notes });
   }
 
   async createTask(user: UserContext, caseId: number, divisionId: number) {
     await this.cases.findInScope(user, caseId);
-    const result = await this.commands.run(user, caseId, { kind: 'addTask', divisionId });
-    this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
-    return result;
+    return this.commands.run(user, caseId, { kind: 'addTask', divisionId });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -145,7 +141,7 @@ export class PlacementService {
     try {
       const claim = await this.claims.claim(user, { objectType: DIVISION_CLAIM_TYPE, objectId: divisionId, extendBy: DIVISION_CLAIM_SECONDS });
       auditValues({ divisionId });
-      await afterCommit('calls card: division claimed', async () => this.live.toRoom(CALLS_ROOM, 'division.claimed', { divisionId, claimedByName: claim.subjectName }));
+      await this.live.publish(LiveRoom.calls, 'division.claimed', { divisionId, claimedByName: claim.subjectName });
       return { claimId: claim.id, divisionId, expiresAt: claim.expiresAt };
     } catch (err) {
       if (err instanceof CodedError && err.code === ErrorCode.ObjectAlreadyClaimed) {
@@ -340,21 +336,20 @@ export class PlacementService {
          ON CONFLICT (case_id, division_id) DO UPDATE SET removed_at = NULL`,
         [caseId, divisionId],
       );
-      await select(this.sequelize, 'UPDATE cases SET granted_access_created_at = coalesce(granted_access_created_at, now()) WHERE id = $1', [caseId]);
     }
     for (const { caseId } of accepted)
       await select(this.sequelize, 'UPDATE case_referring_access SET accepted_at = coalesce(accepted_at, now()) WHERE case_id = $1 AND division_id = $2', [caseId, divisionId]);
 
     auditValues({ divisionId, claimId, calls: timers.size, bulk: !!body.bulk });
     const caseIds = [...new Set([...timers.keys()].map((id) => (byId.get(id) ?? { case_id: 0 }).case_id).filter(Boolean))];
+    for (const caseId of caseIds) await this.live.publish(LiveRoom.case(caseId), 'placements.updated', { caseId });
+    await this.live.publish(LiveRoom.calls, 'calls.updated', { divisionId });
     await afterCommit('case moves after calls', async () => {
       // The timers are not awaited: the calls are saved, and a timer that cannot be set now is
       // made up for by the callbacks sweep (the task row holds the callback time).
       void this.startTimers(timers);
       for (const { caseId } of accepted) await this.commands.run(user, caseId, { kind: 'patientAccepted', divisionId });
       for (const caseId of granted) void this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified' }).catch(() => undefined);
-      for (const caseId of caseIds) this.live.toRoom(caseRoom(caseId), 'placements.updated', { caseId });
-      this.live.toRoom(CALLS_ROOM, 'calls.updated', { divisionId });
     });
     return { saved: timers.size, bulkId };
   }
@@ -371,7 +366,7 @@ export class PlacementService {
 
   async releaseClaim(user: UserContext, claimId: number) {
     const released = await this.claims.release(user, String(claimId));
-    await afterCommit('calls card: division released', async () => this.live.toRoom(CALLS_ROOM, 'division.released', { divisionId: Number(released.objectId) }));
+    await this.live.publish(LiveRoom.calls, 'division.released', { divisionId: Number(released.objectId) });
     return released;
   }
 
@@ -482,12 +477,12 @@ export class PlacementService {
     if (undidAcceptance)
       await select(this.sequelize, 'UPDATE case_referring_access SET accepted_at = NULL WHERE case_id = $1 AND division_id = $2', [row.case_id, row.division_id]);
     auditValues({ caseId: row.case_id, taskId, callId });
+    await this.live.publish(LiveRoom.case(row.case_id), 'placements.updated', { caseId: row.case_id });
+    await this.live.publish(LiveRoom.calls, 'calls.updated', { divisionId: row.division_id });
     await afterCommit('callback timer after undo', async () => {
       // Taking back "patient accepted" takes the case back to contacting.
       if (undidAcceptance) await this.commands.run(user, row.case_id, { kind: 'removeFromAccepted', divisionId: row.division_id });
       await setCallbackTimer(await this.temporal.get(), taskId, callbackAt ? callbackAt.toISOString() : null, { taskQueue: config.temporal.taskQueue });
-      this.live.toRoom(caseRoom(row.case_id), 'placements.updated', { caseId: row.case_id });
-      this.live.toRoom(CALLS_ROOM, 'calls.updated', { divisionId: row.division_id });
     });
     return { undone: true, callbackAt };
   }

@@ -7,6 +7,7 @@ import { REQUEST_TYPES, type RequestType } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
 import { id, largeText, mediumText, optionalLargeText, optionalMediumText, optionalPhone, phone, ZIP_PATTERN } from '../schemas/common';
+import { recommendationProblems } from './transitions';
 import {
   CASE_OUTCOMES,
   CASE_STATUSES,
@@ -853,6 +854,8 @@ export const RECOMMENDATION_REQUIRED_STATUSES: readonly CaseStatus[] = [CaseStat
 export function medicalInformationProblems(input: Pick<MedicalInformationInput, 'mainRecommendation'>, { caseStatus }: { caseStatus: string }): Record<string, string> {
   const problems: Record<string, string> = {};
   if ((RECOMMENDATION_REQUIRED_STATUSES as readonly string[]).includes(caseStatus) && !input.mainRecommendation) problems.mainRecommendation = 'required';
+  const { mainRecommendation } = recommendationProblems(input, { caseStatus });
+  if (mainRecommendation) problems.mainRecommendation = mainRecommendation;
   return problems;
 }
 

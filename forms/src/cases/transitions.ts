@@ -78,12 +78,30 @@ export function statusChangeProblems(input: {
   if (statusChangeNeedsNote(input.status) && !input.note?.trim()) problems.note = 'required';
   if (input.status === CaseStatus.Contacting) {
     if (!input.mainRecommendation) problems.mainRecommendation = 'required';
-    else if (input.mainRecommendation === DEFER_RECOMMENDATION) problems.mainRecommendation = 'deferNotAllowed';
-    const allowed = criteriaForRecommendation(input.mainRecommendation);
-    if ((input.criteria ?? []).some((c) => !allowed.includes(c as never))) problems.criteria = 'notAllowed';
+    Object.assign(problems, recommendationProblems(input, { caseStatus: input.status }));
     if (input.includeOutOfStateFacilities === null || input.includeOutOfStateFacilities === undefined)
       problems.includeOutOfStateFacilities = 'required';
   }
+  return problems;
+}
+
+/** The statuses in which the case is being placed: its recommendation drives the calls. */
+export const PLACING_STATUSES: readonly string[] = [CaseStatus.Contacting, CaseStatus.WaitingForConfirmation];
+
+/**
+ * A recommendation set on a case in `caseStatus`, from any screen (status change, medical
+ * information, evaluation): Defer cannot stand while the case is being placed, and the criteria
+ * must belong to the recommendation. Returns field → error key.
+ */
+export function recommendationProblems(
+  input: { mainRecommendation?: string | null; criteria?: readonly string[] | null },
+  { caseStatus }: { caseStatus: string },
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (input.mainRecommendation === DEFER_RECOMMENDATION && PLACING_STATUSES.includes(caseStatus))
+    problems.mainRecommendation = 'deferNotAllowed';
+  const allowed = criteriaForRecommendation(input.mainRecommendation);
+  if ((input.criteria ?? []).some((c) => !allowed.includes(c as never))) problems.criteria = 'notAllowed';
   return problems;
 }
 
@@ -190,3 +208,9 @@ export function caseStatusLabel(status: string, audience: 'itp' | 'facility'): s
   const words = (v: string) => v.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
   return `${words(g)}: ${words(name ?? '')}`;
 }
+
+/** The case commands a closed case still takes (everything else is INV.CASE.IS.CLOSED). */
+export const COMMANDS_ON_CLOSED_CASE: readonly string[] = ['reopen', 'changeOutcome', 'removeFromAccepted', 'recordEvent'];
+
+/** Case activity rows that are not status changes of their own: undo looks past them. */
+export const ACTIVITY_KINDS_UNDO_SKIPS: readonly string[] = ['undo', 'recommendation'];

@@ -6,7 +6,7 @@
  * card live. A timer whose time passed while no worker ran fires as soon as one is back.
  */
 import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from '../definitions';
 import { callbackChangedSignal, type CallbackTimerArgs } from '../definitions';
 
 // A local activity: firing costs one workflow task, not three round trips through the server

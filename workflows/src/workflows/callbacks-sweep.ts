@@ -4,7 +4,7 @@
  * when the call was saved): it comes due now, through the same activity as a timer.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from '../definitions';
 
 const { sweepDueCallbacks } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',

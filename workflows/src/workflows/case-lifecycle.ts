@@ -13,6 +13,7 @@
  * change outcome) starts it again. Long-lived runs continue as new before the history grows large.
  */
 import {
+  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -22,8 +23,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 // The rule tables only (not the package index, which brings ajv into the workflow bundle).
-import { CASE_STATUS_GROUPS, allowedTargets, closeBlockedByRequest } from '@crisis/forms/dist/cases';
-import type { Activities } from '../activities';
+import { CASE_STATUS_GROUPS, COMMANDS_ON_CLOSED_CASE, allowedTargets, closeBlockedByRequest } from '@crisis/forms/dist/cases';
+import { ErrorCode, type ErrorCodeName } from '@crisis/forms/dist/errors';
+import type { Activities } from '../definitions';
 import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandResult, type CaseState } from '../definitions';
 
 // Local activities: a command's transaction runs in the worker that runs the workflow task, with no
@@ -32,8 +34,10 @@ import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandRe
 // again; the command id in case_commands makes that second run return the first one's result.
 const { applyCaseCommand, loadCaseState } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
-  // The database may be restarting: keep trying.
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  // Only transient trouble is thrown (the database restarting, a lost connection): a refusal, by
+  // the rules or by the database, comes back as an outcome. Bounded, so a command can never hold
+  // the case's queue for good: after about 40 s the Update fails and the next command runs.
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 8 },
 });
 const { raiseCaseNotifications } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -71,7 +75,11 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
       serialized(async () => {
         commands++;
         lastActivityAt = Date.now();
-        const outcome = await applyCaseCommand(caseId, command);
+        const outcome = await applyCaseCommand(caseId, command).catch((err: unknown) => {
+          if (err instanceof ActivityFailure)
+            throw ApplicationFailure.create({ type: ErrorCode.ServiceUnavailable, message: 'The case could not be saved; try again', nonRetryable: true });
+          throw err;
+        });
         if (!outcome.ok) {
           if (outcome.state) state = outcome.state;
           throw ApplicationFailure.create({
@@ -116,28 +124,28 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
  */
 function precheck(state: CaseState | null, command: CaseCommand): void {
   if (!state) return; // not loaded yet: the activity decides
-  const refuse = (code: string, message: string) => {
+  const refuse = (code: ErrorCodeName, message: string) => {
     throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
   };
   if (command.expectedStatus && command.expectedStatus !== state.status)
-    refuse('INV.CASE.STATUS.CHANGED', 'The case status was changed by someone else');
+    refuse(ErrorCode.CaseStatusChanged, 'The case status was changed by someone else');
   const closed = state.status === CLOSED;
   switch (command.kind) {
     case 'changeStatus':
-      if (closed) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+      if (closed) refuse(ErrorCode.CaseIsClosed, 'The case is closed');
       if (command.status === state.status) return; // selecting the current status does nothing
       if (!allowedTargets(state.status, { allRequestsCancelled: state.allRequestsCancelled }).includes(command.status as never))
-        refuse('INV', `The case cannot move from ${state.status} to ${command.status}`);
+        refuse(ErrorCode.Invalid, `The case cannot move from ${state.status} to ${command.status}`);
       return;
     case 'close':
-      if (closed) refuse('INV.CASE.IS.CLOSED', 'The case is closed');
-      if (closeBlockedByRequest(state.latestRequestStatus)) refuse('INV.CASE.HAS.ACTIVE.REQUEST', 'The case has an active request');
+      if (closed) refuse(ErrorCode.CaseIsClosed, 'The case is closed');
+      if (closeBlockedByRequest(state.latestRequestStatus)) refuse(ErrorCode.CaseHasActiveRequest, 'The case has an active request');
       return;
     case 'reopen':
     case 'changeOutcome':
-      if (!closed) refuse('INV', 'The case is not closed');
+      if (!closed) refuse(ErrorCode.Invalid, 'The case is not closed');
       return;
     default:
-      if (closed && command.kind !== 'removeFromAccepted' && command.kind !== 'recordEvent') refuse('INV.CASE.IS.CLOSED', 'The case is closed');
+      if (closed && !COMMANDS_ON_CLOSED_CASE.includes(command.kind)) refuse(ErrorCode.CaseIsClosed, 'The case is closed');
   }
 }

@@ -17,7 +17,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from '../definitions';
 import {
   claimStateQuery,
   extendClaimSignal,

@@ -1,6 +1,6 @@
 /** Periodic safety net for claims (run by a Temporal schedule the worker creates; see schedules.ts). */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from '../definitions';
 
 const { sweepOverdueClaims } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -1,6 +1,6 @@
 /** Periodic user maintenance, run by Temporal schedules the worker creates (schedules.ts). */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { Activities } from '../definitions';
 
 const { expireSmsWindows, lockInactiveUsers } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

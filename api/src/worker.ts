@@ -1,5 +1,7 @@
 /**
- * The Temporal worker: `node workflows/dist/worker.js`.
+ * The Temporal worker: `node api/dist/worker.js`. It boots a Nest application context with the
+ * API's domain modules (WorkerModule) and registers their activities; the workflows come from
+ * @crisis/workflows (deterministic code only).
  *
  * Env: DATABASE_URL; TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default),
  * TEMPORAL_TASK_QUEUE (crisis); for a real cluster TEMPORAL_API_KEY or
@@ -10,26 +12,27 @@
  * Waits for Temporal with retries, then polls until SIGINT/SIGTERM, when it finishes the tasks in
  * hand (graceful shutdown) and exits; a second signal exits at once.
  */
+import 'reflect-metadata';
 import path from 'path';
+import { NestFactory } from '@nestjs/core';
+import { getConnectionToken } from '@nestjs/sequelize';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
-import { Pool } from 'pg';
-import { createActivities } from './activities';
-import { loadWorkflowBundle } from './bundle-cache';
-import { connectionOptions, temporalEnv } from './connection-env';
-import { ensureSchedules } from './schedules';
+import { connectionOptions, ensureSchedules, loadWorkflowBundle, temporalEnv, workflowsPath } from '@crisis/workflows/worker-support';
+import type { Sequelize } from 'sequelize-typescript';
+import { CaseCommandsHandler } from './cases/case-commands.handler';
+import { createActivities } from './temporal/activities';
+import { WorkerModule } from './worker.module';
 
 const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<number> {
-  const distDir = __dirname;
-  const workflowsPath = require.resolve('./workflows');
+  const distDir = path.dirname(workflowsPath);
   const { bundle, cached, file } = await loadWorkflowBundle({ distDir, workflowsPath, log });
   log(`${cached ? 'using cached' : 'cached new'} workflow bundle ${path.basename(file)}`);
   if (process.argv.includes('--build-bundle')) return 0;
 
   const env = temporalEnv();
-  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres:postgres@127.0.0.1:5433/crisis';
 
   let stopping = false;
   let stop!: () => void;
@@ -63,15 +66,15 @@ async function main(): Promise<number> {
   if (!process.env.WORKER_SKIP_SCHEDULES)
     await ensureSchedules(env, log).catch((err) => log(`could not ensure the schedules: ${(err as Error).message}`));
 
-  const pool = new Pool({ connectionString: databaseUrl, max: Number(process.env.WORKER_DB_POOL_MAX) || 10 });
-  pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
+  // The API's domain modules, without HTTP: the activities run the same code as the API.
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   try {
     const worker = await Worker.create({
       connection,
       namespace: env.namespace,
       taskQueue: env.taskQueue,
       workflowBundle: bundle,
-      activities: createActivities({ pool }),
+      activities: createActivities({ sequelize: app.get<Sequelize>(getConnectionToken()), cases: app.get(CaseCommandsHandler) }),
       shutdownGraceTime: '10 seconds',
     });
     log(`polling task queue "${env.taskQueue}" in namespace "${env.namespace}" at ${env.address}`);
@@ -81,7 +84,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await connection.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
+    await app.close().catch(() => undefined);
   }
 }
 

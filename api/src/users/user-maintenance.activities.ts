@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { Pool } from 'pg';
+import type { UserMaintenanceActivities } from '@crisis/workflows';
+import type { Sql } from '../db/sql';
 
 /** Who is never locked for inactivity (spec: ITP admins keep access to unlock everyone else). */
 const NEVER_LOCKED = ['IntegratedTelehealthPartners_Admin'];
@@ -43,11 +44,11 @@ const auditInsert = (action: string, correlationParam: string) => `
  * inactivity lock. Each is one statement (the UPDATE and its audit entries), so concurrent or
  * repeated runs are harmless and a change is never without its entry.
  */
-export function createUserMaintenanceActivities({ pool }: { pool: Pool }) {
+export function createUserMaintenanceActivities({ db }: { db: Sql }): UserMaintenanceActivities {
   return {
     /** Clears timed SMS windows that are over (alwaysReceive ones stay); returns the user ids. */
     async expireSmsWindows(): Promise<number[]> {
-      const { rows } = await pool.query<{ id: number }>(
+      const { rows } = await db.query<{ id: number }>(
         `WITH changed AS (
            UPDATE users u
               SET notifications_receiving_settings = u.notifications_receiving_settings || '{"receiveUntil": null}'::jsonb,
@@ -73,7 +74,7 @@ export function createUserMaintenanceActivities({ pool }: { pool: Pool }) {
      */
     async lockInactiveUsers(days: number): Promise<number[]> {
       if (!Number.isFinite(days) || days < 0) throw new Error(`lockInactiveUsers: bad days ${days}`);
-      const { rows } = await pool.query<{ id: number }>(
+      const { rows } = await db.query<{ id: number }>(
         `WITH changed AS (
            UPDATE users SET locked_due_inactivity = true, updated_at = now()
             WHERE is_active AND NOT creating AND NOT locked_due_inactivity

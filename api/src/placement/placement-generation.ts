@@ -2,9 +2,10 @@
  * Placement task generation (issue 5 "Finding facilities"): loads the case and the candidate
  * referring divisions, lets the rules of forms/ decide which fit and in which order, and inserts
  * the next `count` tasks. Runs inside the case command's transaction, so it is serialized with the
- * case's status changes and applied once.
+ * case's status changes and applied once; the travel times (a routing service, up to 3 s) are
+ * asked before that transaction by travelForCandidates.
  */
-import type { PoolClient } from 'pg';
+import type { Sql } from '../db/sql';
 import {
   compareCandidates,
   estimateTravelSeconds,
@@ -13,7 +14,7 @@ import {
   type MatchCase,
   type MatchDivision,
   type StateRule,
-} from '@crisis/forms/dist/placement';
+} from '@crisis/forms';
 
 /** Travel time between two points; the default estimate, or a routing service (ROUTING_URL, OSRM table API). */
 export interface RoutingPort {
@@ -52,11 +53,39 @@ export interface GenerateOptions {
   origin: 'generated' | 'added';
   notes?: string | null;
   actorId?: number | null;
-  routing?: RoutingPort;
+  /** Travel times asked before the transaction; a division missing here gets the straight-line estimate. */
+  travel?: TravelTimes;
+}
+
+/** Division id → travel seconds from the source facility (null when unknown). */
+export type TravelTimes = Map<number, number | null>;
+
+/**
+ * The travel times from the case's source facility to every active referring division of the
+ * type its recommendation asks for (`recommendation` undefined: the case's own). Runs before the
+ * command's transaction, so no row lock is held while a routing service answers.
+ */
+export async function travelForCandidates(db: Sql, caseId: number, recommendation?: string | null, routing = routingFromEnv()): Promise<TravelTimes> {
+  const { rows: cases } = await db.query<{ main_recommendation: string | null; latitude: number; longitude: number; source_facility_id: number }>(
+    `SELECT c.main_recommendation, f.latitude, f.longitude, c.source_facility_id
+       FROM cases c JOIN facilities f ON f.id = c.source_facility_id WHERE c.id = $1`,
+    [caseId],
+  );
+  const c = cases[0];
+  const type = c && referringTypeFor(recommendation === undefined ? c.main_recommendation : recommendation);
+  if (!c || !type) return new Map();
+  const { rows: divisions } = await db.query<{ id: number; latitude: number; longitude: number }>(
+    `SELECT d.id, f.latitude, f.longitude FROM divisions d JOIN facilities f ON f.id = d.facility_id
+      WHERE d.type = 'Referring' AND d.is_active AND f.is_active AND d.referring_type = $1 AND f.id <> $2
+        AND NOT EXISTS (SELECT 1 FROM placement_tasks t WHERE t.case_id = $3 AND t.division_id = d.id)`,
+    [type, c.source_facility_id, caseId],
+  );
+  const seconds = await routing.travelSeconds({ latitude: c.latitude, longitude: c.longitude }, divisions);
+  return new Map(divisions.map((d, i) => [d.id, seconds[i] ?? null]));
 }
 
 /** Inserts up to `count` new tasks for the best-fitting divisions without one; returns their ids. */
-export async function generatePlacementTasks(db: PoolClient, caseId: number, opts: GenerateOptions): Promise<number[]> {
+export async function generatePlacementTasks(db: Sql, caseId: number, opts: GenerateOptions): Promise<number[]> {
   const { rows: cases } = await db.query<{
     main_recommendation: string | null;
     criteria: string[];
@@ -111,8 +140,9 @@ export async function generatePlacementTasks(db: PoolClient, caseId: number, opt
     [c.source_facility_id],
   );
   const rules = new Map(ruleRows.map((r) => [r.state.trim(), { type: r.type, travelTimeSeconds: r.within_travel_time }]));
-  const routing = opts.routing ?? routingFromEnv();
-  const travel = await routing.travelSeconds({ latitude: c.latitude, longitude: c.longitude }, candidates);
+  const from = { latitude: c.latitude, longitude: c.longitude };
+  const travelOf = (d: (typeof candidates)[number]) =>
+    opts.travel?.has(d.division_id) ? opts.travel.get(d.division_id)! : estimateTravelSeconds(from, d);
 
   const matchCase: MatchCase = {
     mainRecommendation: c.main_recommendation,
@@ -126,7 +156,7 @@ export async function generatePlacementTasks(db: PoolClient, caseId: number, opt
     sourcePopulatesOutOfState: c.populate_out_of_state_facilities,
   };
   const fitting: Array<MatchDivision & { reasons: string[] }> = [];
-  candidates.forEach((d, i) => {
+  candidates.forEach((d) => {
     const division: MatchDivision = {
       divisionId: d.division_id,
       facilityId: d.facility_id,
@@ -138,7 +168,7 @@ export async function generatePlacementTasks(db: PoolClient, caseId: number, opt
       state: d.state.trim(),
       score: d.score,
       isPreferred: d.is_preferred,
-      travelSeconds: travel[i] ?? null,
+      travelSeconds: travelOf(d),
     };
     const reasons = matchDivision(matchCase, division, rules.get(division.state));
     if (reasons) fitting.push({ ...division, reasons });

@@ -1,19 +1,18 @@
-import type { Pool } from 'pg';
-
-/** The channel the API relays to socket.io rooms (api/src/live/live-relay.ts). */
-export const LIVE_CHANNEL = 'crisis_live';
+import { LIVE_CHANNEL, LiveRoom } from '@crisis/forms';
+import type { PlacementActivities } from '@crisis/workflows';
+import type { Sequelize } from 'sequelize-typescript';
+import { inTransaction, pooledSql } from '../db/sql';
 
 /** Placement activities: a callback coming due. */
-export function createPlacementActivities({ pool }: { pool: Pool }) {
-  const activities = {
+export function createPlacementActivities({ sequelize }: { sequelize: Sequelize }): PlacementActivities {
+  const pool = pooledSql(sequelize);
+  const activities: PlacementActivities = {
     /**
      * Makes the task due if it still has this callback time, raises a CallbackAt notification for
      * the coordinator who set it, and tells the calls card. Returns false when the task moved on.
      */
-    async markCallbackDue(taskId: number, callbackAt: string): Promise<boolean> {
-      const db = await pool.connect();
-      try {
-        await db.query('BEGIN');
+    async markCallbackDue(taskId, callbackAt) {
+      return inTransaction(sequelize, async (db) => {
         const { rows } = await db.query<{ case_id: number; division_id: number; created_by: number | null }>(
           `UPDATE placement_tasks t SET due_at = now()
             WHERE t.id = $1 AND t.callback_at = $2::timestamptz AND t.due_at IS NULL
@@ -21,10 +20,7 @@ export function createPlacementActivities({ pool }: { pool: Pool }) {
           [taskId, callbackAt],
         );
         const task = rows[0];
-        if (!task) {
-          await db.query('ROLLBACK');
-          return false;
-        }
+        if (!task) return false;
         await db.query(
           `INSERT INTO notifications (user_id, type, case_id, payload, source_key)
            SELECT u.id, 'Unspecified', $1::int, jsonb_build_object('CallbackAt', $2::text, 'CaseId', $1::int, 'TaskId', $3::int, 'DivisionId', $4::int,
@@ -36,33 +32,27 @@ export function createPlacementActivities({ pool }: { pool: Pool }) {
         );
         await db.query('SELECT pg_notify($1, $2)', [
           LIVE_CHANNEL,
-          JSON.stringify({ room: 'calls', event: 'callback.due', data: { taskId, caseId: task.case_id, divisionId: task.division_id, callbackAt } }),
+          JSON.stringify({ room: LiveRoom.calls, event: 'callback.due', data: { taskId, caseId: task.case_id, divisionId: task.division_id, callbackAt } }),
         ]);
         if (task.created_by)
           await db.query('SELECT pg_notify($1, $2)', [
             LIVE_CHANNEL,
-            JSON.stringify({ room: `user:${task.created_by}`, event: 'notification', data: { caseId: task.case_id } }),
+            JSON.stringify({ room: LiveRoom.user(task.created_by), event: 'notification', data: { caseId: task.case_id } }),
           ]);
-        await db.query('COMMIT');
         return true;
-      } catch (err) {
-        await db.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        db.release();
-      }
+      });
     },
 
     /** Makes due the tasks whose callback passed `graceSeconds` ago without their timer firing. */
-    async sweepDueCallbacks(graceSeconds: number): Promise<number> {
-      const { rows } = await pool.query<{ id: number; callback_at: Date }>(
+    async sweepDueCallbacks(graceSeconds) {
+      const { rows } = await pool.query<{ id: number; callback_at: Date | string }>(
         `SELECT id, callback_at FROM placement_tasks
           WHERE callback_at IS NOT NULL AND due_at IS NULL AND callback_at <= now() - make_interval(secs => $1)
           ORDER BY callback_at LIMIT 1000`,
         [graceSeconds],
       );
       let fired = 0;
-      for (const r of rows) if (await activities.markCallbackDue(r.id, r.callback_at.toISOString())) fired++;
+      for (const r of rows) if (await activities.markCallbackDue(r.id, new Date(r.callback_at).toISOString())) fired++;
       return fired;
     },
   };

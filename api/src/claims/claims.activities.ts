@@ -1,25 +1,21 @@
-import type { Pool } from 'pg';
-
-/** What expireClaim found: the claim is over, or it was extended and now lapses at `expiresAt`. */
-export type ExpireClaimResult =
-  | { released: true; outcome: 'expired' | 'released' | 'gone' }
-  | { released: false; expiresAt: string };
+import type { ClaimActivities } from '@crisis/workflows';
+import type { Sql } from '../db/sql';
 
 /**
  * Claim lease activities. The claims row is the truth: the workflow only decides *when* to look,
  * and this UPDATE decides *whether* the claim is over (a renewal that committed first wins).
  */
-export function createClaimActivities({ pool }: { pool: Pool }) {
+export function createClaimActivities({ db }: { db: Sql }): ClaimActivities {
   return {
-    async expireClaim(claimId: string): Promise<ExpireClaimResult> {
-      const expired = await pool.query(
+    async expireClaim(claimId) {
+      const expired = await db.query(
         `UPDATE claims SET released_at = now(), release_reason = 'expired'
           WHERE id = $1 AND released_at IS NULL AND expires_at <= now()
           RETURNING id`,
         [claimId],
       );
-      if (expired.rowCount) return { released: true, outcome: 'expired' };
-      const { rows } = await pool.query<{ expires_at: Date; released_at: Date | null; release_reason: string | null }>(
+      if (expired.rows.length) return { released: true, outcome: 'expired' as const };
+      const { rows } = await db.query<{ expires_at: Date; released_at: Date | null; release_reason: string | null }>(
         'SELECT expires_at, released_at, release_reason FROM claims WHERE id = $1',
         [claimId],
       );
@@ -35,14 +31,14 @@ export function createClaimActivities({ pool }: { pool: Pool }) {
      * orphans whose lease workflow never started (Temporal was unreachable when they were made).
      * Claims with a running workflow are released by it long before the grace is over.
      */
-    async sweepOverdueClaims(graceSeconds: number): Promise<number> {
-      const swept = await pool.query(
+    async sweepOverdueClaims(graceSeconds) {
+      const swept = await db.query(
         `UPDATE claims SET released_at = now(), release_reason = 'expired'
           WHERE released_at IS NULL AND expires_at <= now() - make_interval(secs => $1)
           RETURNING id`,
         [graceSeconds],
       );
-      return swept.rowCount ?? 0;
+      return swept.rows.length;
     },
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * The live channel's vocabulary (ARCHITECTURE "Live channel"): room names and the events with
+ * their payloads. The server publishes through PostgreSQL NOTIFY inside the transaction of the
+ * change (one relay emits to socket.io after commit); the UI subscribes with the same names.
+ */
+
+/** The PostgreSQL NOTIFY channel the relay listens on. */
+export const LIVE_CHANNEL = 'crisis_live';
+
+export const LiveRoom = {
+  /** Every socket of one user (notifications). */
+  user: (userId: number) => `user:${userId}`,
+  /** Everyone with the case's page open. */
+  case: (caseId: number) => `case:${caseId}`,
+  /** ITP coordinators: the calls card. */
+  calls: 'calls',
+} as const;
+
+/** Event name → payload. */
+export interface LiveEvents {
+  'case.updated': { caseId: number; status: string; version: number };
+  'placements.updated': { caseId: number };
+  'calls.updated': { divisionId: number };
+  'division.claimed': { divisionId: number; claimedByName: string };
+  'division.released': { divisionId: number };
+  'callback.due': { taskId: number; caseId: number; divisionId: number; callbackAt: string };
+  notification: { caseId: number };
+}
+export type LiveEventName = keyof LiveEvents;
+
+/** What travels through NOTIFY: one event for one room. */
+export interface LiveMessage<E extends LiveEventName = LiveEventName> {
+  room: string;
+  event: E;
+  data: LiveEvents[E];
+}

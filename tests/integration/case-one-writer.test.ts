@@ -1,0 +1,113 @@
+import { io, type Socket } from 'socket.io-client';
+import { ErrorCode, type LiveEvents } from '@crisis/forms';
+import { API_URL, api, eventually } from '../support/api';
+import { contactingCase } from '../support/cases';
+import { db } from '../support/db';
+import { signInAs } from '../support/oidc-client';
+
+/**
+ * One writer per case: the recommendation edited from the medical information goes through the
+ * case workflow like any status change (the rules of the case's status, a version bump, an
+ * activity row, a live event for every open page), and a command the database refuses fails at
+ * once without wedging the case.
+ */
+describe('one writer per case', () => {
+  let coordinator: string;
+  let provider: string;
+  let providerId: number;
+  let floor: { facilityId: number; divisionId: number };
+  const sockets: Socket[] = [];
+  afterAll(() => sockets.forEach((s) => s.close()));
+
+  beforeAll(async () => {
+    coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
+    provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
+    providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
+    const d = await db.query(
+      `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
+        WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
+    );
+    floor = { facilityId: d.rows[0].facility, divisionId: d.rows[0].division };
+  });
+
+  const newContactingCase = () =>
+    contactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId });
+  const caseRow = async (caseId: number) =>
+    (await db.query('SELECT status, version, main_recommendation, criteria, recommendation_note FROM cases WHERE id = $1', [caseId])).rows[0];
+  const claim = (caseId: number) =>
+    api('POST', '/api/claims', { token: coordinator, body: { objectType: 'CaseMedicalInformation', objectId: caseId, extendBy: 120 } });
+  const saveMedical = (caseId: number, body: Record<string, unknown>) =>
+    api('PUT', `/api/cases/${caseId}/medical-information`, { token: coordinator, body: { confirmed: true, ...body } });
+
+  /** A second browser with the case page open: a socket in the case's room. */
+  async function openCasePage(token: string, caseId: number): Promise<Array<LiveEvents['case.updated']>> {
+    const socket = io(API_URL, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    await new Promise((resolve, reject) => {
+      socket.on('ready', resolve);
+      socket.on('connect_error', reject);
+    });
+    const ack = await socket.timeout(10_000).emitWithAck('case.join', { caseId });
+    expect(ack).toEqual({ joined: true });
+    const seen: Array<LiveEvents['case.updated']> = [];
+    socket.on('case.updated', (e: LiveEvents['case.updated']) => seen.push(e));
+    return seen;
+  }
+
+  it('refuses Defer from the medical information while the case is contacting, and changes nothing', async () => {
+    const caseId = await newContactingCase();
+    const before = await caseRow(caseId);
+    expect(before.status).toBe('LocatingServices_ContactingServiceOrganization');
+    expect((await claim(caseId)).status).toBe(200);
+
+    const res = await saveMedical(caseId, { mainRecommendation: 'DeferRecommendationsAtThisTime', recommendationNote: 'not yet' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(ErrorCode.Invalid);
+    expect(res.body.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'mainRecommendation', key: 'deferNotAllowed' })]));
+    expect(await caseRow(caseId)).toEqual(before);
+  });
+
+  it('changes the recommendation through the case: version bumped, activity row written, a second browser told live', async () => {
+    const caseId = await newContactingCase();
+    const before = await caseRow(caseId);
+    const page = await openCasePage(coordinator, caseId);
+    expect((await claim(caseId)).status).toBe(200);
+
+    const res = await saveMedical(caseId, { mainRecommendation: 'MentalHealthInpatient', recommendationNote: 'Needs a secure unit' });
+    expect(res.status).toBe(200);
+
+    const after = await caseRow(caseId);
+    expect(after.recommendation_note).toBe('Needs a secure unit');
+    expect(after.version).toBe(before.version + 1);
+    expect(after.status).toBe(before.status);
+    const activity = await db.query(
+      `SELECT kind, status, recommendation_note, initiator_name FROM case_activities WHERE case_id = $1 AND kind = 'recommendation'`,
+      [caseId],
+    );
+    expect(activity.rows).toEqual([expect.objectContaining({ status: before.status, recommendation_note: 'Needs a secure unit' })]);
+    const event = await eventually(async () => page.find((e) => e.version === after.version), 'case.updated on the second page');
+    expect(event).toEqual({ caseId, status: before.status, version: after.version });
+    // The audit entry of the call was written with the change, once.
+    const audit = await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE path = $1 AND success`, [`/api/cases/${caseId}/medical-information`]);
+    expect(audit.rows[0].n).toBe(1);
+  });
+
+  it('a command the database refuses (a NUL character) fails at once with a coded error and the next command still runs', async () => {
+    const caseId = await newContactingCase();
+    const started = Date.now();
+    const bad = await api('PUT', `/api/cases/${caseId}/status`, {
+      token: coordinator,
+      body: { status: 'OnHold_MissingDocumentation', note: 'waiting \u0000 for papers' },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(bad.status).toBeLessThan(500);
+    expect(bad.body.code).toBe(ErrorCode.CaseCommandRefused);
+    const good = await api('PUT', `/api/cases/${caseId}/status`, {
+      token: coordinator,
+      body: { status: 'OnHold_MissingDocumentation', note: 'waiting for papers' },
+    });
+    expect(good.status).toBe(200);
+    expect((await caseRow(caseId)).status).toBe('OnHold_MissingDocumentation');
+  });
+});
