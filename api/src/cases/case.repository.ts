@@ -1,0 +1,366 @@
+/**
+ * The writes of the case domain: `cases`, `requests` and `case_activities` change here and
+ * nowhere else (CaseCommandsHandler decides, this module writes). Simple writes go through the
+ * Sequelize models, which join the command's transaction through CLS; the statements that a model
+ * cannot say as well (the row lock, arithmetic on the row, the audience fan-out of notifications)
+ * are SQL on the same transaction's connection.
+ */
+import { fn, literal } from 'sequelize';
+import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
+import type { CaseActor, CaseNotification, CaseState } from '@crisis/workflows';
+import type { Sql } from '../db/sql';
+import { Case } from './models/case.model';
+import { CaseActivity } from './models/case-activity.model';
+import { CaseCommandRecord } from './models/case-command-record.model';
+import { CaseRequest } from './models/case-request.model';
+
+/** The case row a command is checked against (locked for the command's transaction). */
+export interface CaseRow {
+  id: number;
+  patient_id: number;
+  status: string;
+  status_to_resume: string | null;
+  version: number;
+  source_division_id: number;
+  document_in_ehr: boolean | null;
+  outcome_required: boolean | null;
+}
+
+export interface RequestRow {
+  id: number;
+  type: RequestType;
+  status: string;
+  evaluation_provider_id: number | null;
+  evaluation_started_at: Date | null;
+}
+
+export interface NewRequest {
+  type: string;
+  status: string;
+  evaluationProviderId: number | null;
+  note: string | null;
+  facilityNote: string | null;
+  itpNote: string | null;
+}
+
+/** The columns of a new case (validated by CasesService.create). */
+export interface NewCaseRow {
+  patientId: number;
+  status: string;
+  sourceFacilityId: number;
+  sourceDivisionId: number;
+  attendingProvider: string | null;
+  rnCaringForPatient: string | null;
+  contactPhoneNumber: string;
+  notificationSendingMethod: string;
+  isInvoluntary: boolean;
+  uninsured: boolean;
+  patientEpicId: string | null;
+  encounterIdentifier: string | null;
+  actor: CaseActor;
+}
+
+export interface MoveExtra {
+  note?: string | null;
+  /** undefined keeps the case's statusToResume; null clears it. */
+  statusToResume?: string | null;
+  recommendation?: { main: string | null; criteria: string[]; note: string | null };
+  /** The case leaves placement for an earlier round (back to review, or reopened). */
+  reworked?: boolean;
+}
+
+const now = () => fn('now');
+
+export const caseRepository = {
+  async appliedCommand<T>(commandId: string): Promise<T | null> {
+    const done = await CaseCommandRecord.findByPk(commandId, { raw: true });
+    return done ? (done.result as T) : null;
+  },
+
+  async recordCommand(commandId: string, caseId: number, kind: string, result: unknown): Promise<void> {
+    await CaseCommandRecord.create({ commandId, caseId, kind, result });
+  },
+
+  /** Locks the case row for the command (FOR UPDATE: one command of a case at a time, also across workers). */
+  async lock(db: Sql, caseId: number): Promise<CaseRow | undefined> {
+    const { rows } = await db.query<CaseRow>(
+      `SELECT c.id, c.patient_id, c.status, c.status_to_resume, c.version, c.source_division_id,
+              d.document_in_ehr, d.outcome_required
+         FROM cases c JOIN divisions d ON d.id = c.source_division_id
+        WHERE c.id = $1 FOR UPDATE OF c`,
+      [caseId],
+    );
+    return rows[0];
+  },
+
+  async state(db: Sql, caseId: number): Promise<CaseState | null> {
+    const { rows } = await db.query<{ status: string; status_to_resume: string | null; version: number; all_cancelled: boolean; latest_status: string | null }>(
+      `SELECT c.status, c.status_to_resume, c.version,
+              NOT EXISTS (SELECT 1 FROM requests r WHERE r.case_id = c.id AND r.status <> 'Canceled') AS all_cancelled,
+              (SELECT r.status FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS latest_status
+         FROM cases c WHERE c.id = $1`,
+      [caseId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return { caseId, status: r.status, statusToResume: r.status_to_resume, version: r.version, allRequestsCancelled: r.all_cancelled, latestRequestStatus: r.latest_status };
+  },
+
+  /** The case's requests, newest first. */
+  async requests(db: Sql, caseId: number): Promise<RequestRow[]> {
+    const { rows } = await db.query<RequestRow>(
+      'SELECT id, type, status, evaluation_provider_id, evaluation_started_at FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
+      [caseId],
+    );
+    return rows;
+  },
+
+  async createCase(input: NewCaseRow): Promise<number> {
+    const { actor, ...fields } = input;
+    const created = await Case.create({ ...fields, createdBy: actor.id, mainRecommendation: null });
+    // The first activity rows: documentation review, then where the request took the case.
+    const moved = input.status !== CaseStatus.PendingAssignment;
+    await CaseActivity.create({
+      caseId: created.id,
+      status: CaseStatus.PendingAssignment,
+      statusGroup: caseStatusGroupOf(CaseStatus.PendingAssignment),
+      kind: 'created',
+      initiatorId: actor.id,
+      initiatorName: actor.name,
+      endedAt: moved ? now() : null,
+    });
+    if (moved)
+      await CaseActivity.create({ caseId: created.id, status: input.status, statusGroup: caseStatusGroupOf(input.status), kind: 'auto', initiatorId: actor.id, initiatorName: actor.name });
+    return created.id;
+  },
+
+  /** Inserts a request (at creation and by createRequest): a note's author is the actor. */
+  async insertRequest(caseId: number, divisionId: number, actor: CaseActor, r: NewRequest): Promise<number> {
+    const created = await CaseRequest.create({
+      caseId,
+      type: r.type,
+      status: r.status,
+      evaluationProviderId: r.evaluationProviderId,
+      divisionId,
+      note: r.note,
+      facilityNote: r.facilityNote,
+      facilityNoteAuthor: r.facilityNote === null ? null : actor.name,
+      itpNote: r.itpNote,
+      itpNoteAuthor: r.itpNote === null ? null : actor.name,
+      createdBy: actor.id || null,
+      completedAt: r.status === 'Completed' ? now() : null,
+    });
+    return created.id;
+  },
+
+  /** Edits a request; a note's author changes only with the note. */
+  async updateRequest(
+    request: { id: number; facilityNote?: string | null; itpNote?: string | null },
+    fields: { type: string; evaluationProviderId: number | null; note: string | null; status: string; facilityNote: string | null; itpNote: string | null },
+    actor: CaseActor,
+  ): Promise<void> {
+    const current = await CaseRequest.findByPk(request.id, { attributes: ['facilityNote', 'itpNote'], raw: true });
+    await CaseRequest.update(
+      {
+        ...fields,
+        ...(fields.facilityNote !== (current?.facilityNote ?? null) ? { facilityNoteAuthor: actor.name } : {}),
+        ...(fields.itpNote !== (current?.itpNote ?? null) ? { itpNoteAuthor: actor.name } : {}),
+      },
+      { where: { id: request.id } },
+    );
+  },
+
+  async setRequestStatus(requestId: number, status: string, extra: { reason?: string; canceled?: boolean; completed?: boolean; evaluationStarted?: boolean } = {}): Promise<void> {
+    await CaseRequest.update(
+      {
+        status,
+        ...(extra.reason !== undefined ? { reason: extra.reason } : {}),
+        ...(extra.canceled ? { canceledAt: now() } : {}),
+        ...(extra.completed ? { completedAt: now() } : {}),
+        ...(extra.evaluationStarted ? { evaluationStartedAt: fn('coalesce', literal('evaluation_started_at'), now()) } : {}),
+      },
+      { where: { id: requestId } },
+    );
+  },
+
+  /** A request put on hold as not ready goes back to its provider's queue. */
+  async resumeHeldRequests(caseId: number): Promise<void> {
+    await CaseRequest.update({ status: 'Pending' }, { where: { caseId, status: 'OnHold' } });
+  },
+
+  /** The recommendation (and, entering contacting, the out-of-state choice and the start of locating). */
+  async setRecommendation(
+    caseId: number,
+    r: { main: string | null; criteria: string[]; note: string | null },
+    options: { includeOutOfStateFacilities?: boolean | null; startsLocating?: boolean; bumpVersion?: boolean } = {},
+  ): Promise<void> {
+    await Case.update(
+      {
+        mainRecommendation: r.main,
+        criteria: r.criteria,
+        recommendationNote: r.note,
+        ...(options.includeOutOfStateFacilities !== undefined ? { includeOutOfStateFacilities: options.includeOutOfStateFacilities } : {}),
+        ...(options.startsLocating ? { locatingServicesStartedAt: fn('coalesce', literal('locating_services_started_at'), now()) } : {}),
+        ...(options.bumpVersion ? { version: literal('version + 1') } : {}),
+      },
+      { where: { id: caseId } },
+    );
+  },
+
+  /** A change of the recommendation alone: an activity row of its own, the status unchanged. */
+  async recordRecommendation(caseId: number, status: string, r: { main: string | null; criteria: string[]; note: string | null }, actor: CaseActor, commandId: string): Promise<void> {
+    await CaseActivity.create({
+      caseId,
+      status,
+      statusGroup: caseStatusGroupOf(status),
+      kind: 'recommendation',
+      note: r.note,
+      initiatorId: actor.id || null,
+      initiatorName: actor.name,
+      mainRecommendation: r.main,
+      criteria: r.criteria,
+      recommendationNote: r.note,
+      commandId,
+      endedAt: now(),
+    });
+  },
+
+  async setOutcome(caseId: number, o: { type: string | null; note: string | null; referringDivisionId: number | null }, closing: boolean): Promise<void> {
+    await Case.update(
+      { outcomeType: o.type, outcomeNote: o.note, outcomeReferringDivisionId: o.referringDivisionId, ...(closing ? { closedAt: now() } : {}) },
+      { where: { id: caseId } },
+    );
+  },
+
+  /** How long the case was locating services (spec 01: the closed case keeps the total). */
+  async totalLocatingTime(db: Sql, caseId: number): Promise<void> {
+    await db.query(
+      `UPDATE cases SET locating_services_seconds = coalesce((
+         SELECT sum(extract(epoch FROM coalesce(ended_at, now()) - started_at))::int FROM case_activities
+          WHERE case_id = $1 AND status_group = 'LocatingServices' AND undone_at IS NULL), 0)
+        WHERE id = $1`,
+      [caseId],
+    );
+  },
+
+  async clearOutcome(caseId: number): Promise<void> {
+    await Case.update({ closedAt: null, outcomeType: null, outcomeNote: null, outcomeReferringDivisionId: null }, { where: { id: caseId } });
+  },
+
+  /** The last two status changes undo may look at (newest first). */
+  async lastChanges(db: Sql, caseId: number): Promise<Array<{ id: string; status: string; kind: string }>> {
+    const { rows } = await db.query<{ id: string; status: string; kind: string }>(
+      `SELECT id, status, kind FROM case_activities WHERE case_id = $1 AND undone_at IS NULL AND kind <> ALL($2::text[])
+        ORDER BY started_at DESC, id DESC LIMIT 2`,
+      [caseId, ACTIVITY_KINDS_UNDO_SKIPS],
+    );
+    return rows;
+  },
+
+  async markUndone(activityId: string): Promise<void> {
+    await CaseActivity.update({ undoneAt: now() }, { where: { id: activityId } });
+  },
+
+  /** The status before the case was closed, adjusted by statusToReopen. */
+  async reopenTarget(db: Sql, caseId: number): Promise<string> {
+    const { rows } = await db.query<{ status: string; active: boolean }>(
+      `SELECT (SELECT status FROM case_activities WHERE case_id = $1 AND status <> 'Closed' AND undone_at IS NULL
+                ORDER BY started_at DESC, id DESC LIMIT 1) AS status,
+              EXISTS (SELECT 1 FROM requests WHERE case_id = $1 AND status = ANY($2::text[])) AS active`,
+      [caseId, ACTIVE_REQUEST_STATUSES],
+    );
+    return statusToReopen(rows[0]?.status, !!rows[0]?.active);
+  },
+
+  /** Ends the open activity row, starts one for `to`, and moves the case (bumping its version). */
+  async moveTo(c: CaseRow, to: string, kind: string, actor: CaseActor, commandId: string, extra: MoveExtra): Promise<void> {
+    await CaseActivity.update({ endedAt: now() }, { where: { caseId: c.id, endedAt: null } });
+    await CaseActivity.create({
+      caseId: c.id,
+      status: to,
+      statusGroup: caseStatusGroupOf(to),
+      kind,
+      note: extra.note ?? null,
+      initiatorId: actor.id || null,
+      initiatorName: actor.name,
+      mainRecommendation: extra.recommendation?.main ?? null,
+      criteria: extra.recommendation?.criteria ?? null,
+      recommendationNote: extra.recommendation?.note ?? null,
+      commandId,
+      endedAt: to === CaseStatus.Closed ? now() : null,
+    });
+    const resume = extra.statusToResume === undefined ? c.status_to_resume : extra.statusToResume;
+    await Case.update(
+      {
+        status: to,
+        statusToResume: resume,
+        statusChangedAt: now(),
+        version: literal('version + 1'),
+        ...(extra.reworked ? { reworkedAt: now() } : {}),
+      },
+      { where: { id: c.id } },
+    );
+    c.status = to;
+    c.status_to_resume = resume;
+  },
+
+  /** Plain details of a case (no lifecycle rule reads them); bumps updated_at. */
+  async updateDetails(caseId: number, details: Partial<Pick<Case, 'sourceDivisionId' | 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary' | 'uninsured' | 'includeOutOfStateFacilities'>>): Promise<void> {
+    await Case.update({ ...details }, { where: { id: caseId } });
+  },
+
+  /** Inserts the in-app notifications of a command for its audience and tells each user live; returns who got one. */
+  async insertNotifications(db: Sql, caseId: number, commandId: string, n: CaseNotification): Promise<number[]> {
+    const { rows } = await db.query<{ user_id: number }>(
+      `WITH c AS (
+         SELECT c.id, c.source_division_id, c.source_facility_id,
+                p.first_name || ' ' || p.last_name AS patient_name,
+                (SELECT r.evaluation_provider_id FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS provider_id
+           FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1
+       ), recipients AS (
+         SELECT u.id FROM users u, c
+          WHERE 'itp' = ANY($2::text[]) AND u.is_active
+            AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
+         UNION
+         SELECT u.id FROM users u JOIN c ON true
+          WHERE 'sourceDivision' = ANY($2::text[]) AND u.is_active AND u.organization_type = 'Facility'
+            AND u.organization_id = c.source_facility_id
+            AND (u.user_type = 'Facility_Admin'
+                 OR EXISTS (SELECT 1 FROM user_divisions ud WHERE ud.user_id = u.id AND ud.division_id = c.source_division_id))
+         UNION
+         SELECT c.provider_id FROM c WHERE 'provider' = ANY($2::text[]) AND c.provider_id IS NOT NULL
+         UNION
+         SELECT ud.user_id FROM c JOIN case_referring_access a ON a.case_id = c.id AND a.removed_at IS NULL
+           JOIN user_divisions ud ON ud.division_id = a.division_id JOIN users u ON u.id = ud.user_id AND u.is_active
+          WHERE 'referring' = ANY($2::text[])
+         UNION
+         SELECT unnest($3::int[])
+       ), inserted AS (
+         INSERT INTO notifications (user_id, type, case_id, payload, source_key)
+         SELECT r.id, $4, $1, jsonb_build_object('CaseId', $1::int, 'PatientName', (SELECT patient_name FROM c)) || $5::jsonb, $6
+           FROM recipients r WHERE r.id IS NOT NULL
+         ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
+         RETURNING user_id
+       )
+       SELECT user_id, pg_notify($7, json_build_object('room', 'user:' || user_id, 'event', 'notification',
+                                                        'data', json_build_object('caseId', $1::int))::text)
+         FROM inserted`,
+      [caseId, n.to, n.userIds ?? [], n.type, JSON.stringify(n.payload ?? {}), commandId, LIVE_CHANNEL],
+    );
+    return rows.map((r) => r.user_id);
+  },
+
+  /** Request lifecycle events are written to the case notes (spec 01 §4 "appear in case notes"). */
+  async addLifecycleNote(db: Sql, caseId: number, actor: CaseActor, note: string): Promise<void> {
+    await db.query(
+      `INSERT INTO case_notes (case_id, note, kind, created_by, author_organization_type)
+       VALUES ($1, $2, 'evaluation', $3, CASE WHEN $4 LIKE 'IntegratedTelehealthPartners%' THEN 'IntegratedTelehealthPartners' ELSE 'Facility' END)`,
+      [caseId, note, actor.id || null, actor.userType],
+    );
+  },
+
+  /** A live event, delivered when the transaction commits (LiveRelay emits it to socket.io). */
+  async publish<E extends LiveEventName>(db: Sql, room: string, event: E, data: LiveEvents[E]): Promise<void> {
+    await db.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify({ room, event, data })]);
+  },
+};
