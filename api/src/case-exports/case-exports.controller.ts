@@ -2,11 +2,11 @@ import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/comm
 import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
-import { AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
+import { CodedError, AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
 import { AuditService } from '../audit/audit.service';
-import { CodedError, invalid } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { requestContext } from '../common/request-context';
 import { parseId } from '../facilities/list-params';
 import { CasesService } from '../cases/cases.service';
@@ -48,7 +48,7 @@ export function parsePdfExportQuery(query: Record<string, unknown>): PdfExportOp
   const errors = validate('casePdfExport', data);
   if (errors.length) {
     const onlyCheckbox = errors.every((e) => e.key === 'atLeastOneCheckbox');
-    throw new CodedError(400, ErrorCode.Invalid, undefined, errors, onlyCheckbox ? AT_LEAST_ONE_CHECKBOX_MESSAGE : undefined);
+    throw new CodedError(ErrorCode.Invalid, undefined, errors, onlyCheckbox ? AT_LEAST_ONE_CHECKBOX_MESSAGE : undefined);
   }
   return {
     includeEvaluations: data.includeEvaluations === true,
@@ -119,8 +119,8 @@ export class CaseExportsController {
     const options = parsePdfExportQuery(query);
     const timeZone = parseTimeZone(query.tz);
     await this.cases.findInScope(user, caseId);
-    if (options.includePatientFiles && !ability.can('read', 'PatientFile')) throw new CodedError(403, ErrorCode.Forbidden);
-    if (options.includeCaseNotes && !ability.can('read', 'CaseNote')) throw new CodedError(403, ErrorCode.Forbidden);
+    if (options.includePatientFiles && !ability.can('read', 'PatientFile')) throw new CodedError(ErrorCode.Forbidden);
+    if (options.includeCaseNotes && !ability.can('read', 'CaseNote')) throw new CodedError(ErrorCode.Forbidden);
     const extra = { ...options };
     return this.audited('Pdf', req, user, caseId, extra, async () => {
       const r = await this.exports.casePdf(user, caseId, options, {

@@ -13,6 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { randomUUID } from 'crypto';
 import {
+  CodedError,
+  ErrorCode,
   PATIENT_FILE_MAX_BYTES,
   PDF_ONLY_MESSAGE,
   fileTitleFromName,
@@ -32,7 +34,7 @@ import {
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction } from '../audit/audit.interceptor';
-import { CodedError, invalid } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { parseId } from '../facilities/list-params';
@@ -197,7 +199,7 @@ export class CaseRecordsController {
   async upload(@Req() req: FastifyRequest, @CurrentUser() user: UserContext, @Param('id') id: string) {
     const caseId = parseId(id);
     const c = await this.records.openForWrite(user, caseId);
-    if (!this.records.isSourceSide(user, c)) throw new CodedError(403, 'FRBD');
+    if (!this.records.isSourceSide(user, c)) throw new CodedError(ErrorCode.Forbidden);
     const part = await patientFilePart(req);
     const drain = () => part.file.resume();
 
@@ -242,7 +244,7 @@ export class CaseRecordsController {
     await this.records.open(user, caseId);
     const f = await this.records.file(user, caseId, parseId(fileId));
     const stored = await this.storage.get(AREA, f.storageKey);
-    if (!stored) throw new CodedError(404, 'NTFND');
+    if (!stored) throw new CodedError(ErrorCode.NotFound);
     const name = f.fileName.replace(/["\\\r\n]/g, '_');
     return reply
       .header('Content-Type', 'application/pdf')

@@ -3,12 +3,11 @@ import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ErrorCode, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, type UserContext } from '@crisis/forms';
 import { AuditAction } from '../audit/audit.interceptor';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { UserContextService } from '../auth/user-context.service';
-import { CodedError } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { config } from '../config';
@@ -50,7 +49,7 @@ export class PasswordController {
       { replacements: { id: user.id }, type: QueryTypes.SELECT },
     );
     if (!row || !(await verifyPassword(body.currentPassword, row.password_hash))) {
-      throw new CodedError(400, ErrorCode.WrongCurrentPassword, undefined, [
+      throw new CodedError(ErrorCode.WrongCurrentPassword, undefined, [
         { field: 'currentPassword', key: 'currentPasswordInvalid', message: 'Current password invalid' },
       ]);
     }

@@ -2,12 +2,12 @@ import { Controller, Get, Param, Put, Query, Req, Res, StreamableFile } from '@n
 import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
-import { caseReference, type UserContext } from '@crisis/forms';
+import { CodedError, caseReference, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
-import { CodedError, invalid } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { contentRange, parseListQuery, queryValue } from '../common/list-query';
 import { requestContext } from '../common/request-context';
 import { isTimeZone } from '../case-exports/pdf-layout';
