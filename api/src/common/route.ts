@@ -1,6 +1,5 @@
 import { applyDecorators, Delete, Get, Patch, Post, Put } from '@nestjs/common';
-import { ApiParam } from '@nestjs/swagger';
-import { DECORATORS } from '@nestjs/swagger/dist/constants';
+import { ApiParam, DECORATORS } from '@nestjs/swagger';
 import type { Action, Subject } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { AuditAction } from '../audit/audit.interceptor';
