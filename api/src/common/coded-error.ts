@@ -9,6 +9,11 @@ export class CodedError extends RegisteredError {
     super(code as ErrorCodeName, payload, fields, message);
     (this as { status: number }).status = status;
   }
+
+  /** Any coded error of the registry counts as one (callers still test `instanceof` this class). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof RegisteredError;
+  }
 }
 
 export const invalid = (fields: FieldError[]) => new RegisteredError(ErrorCode.Invalid, undefined, fields);

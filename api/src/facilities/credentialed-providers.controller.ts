@@ -2,7 +2,6 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { CredentialedProviderRecord, ProviderChoice } from '@crisis/forms';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import {
@@ -15,6 +14,7 @@ import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList, parseId } from './list-params';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const RECORD = {
   type: 'object',
@@ -48,9 +48,7 @@ export class CredentialedProvidersController {
       defaultSort: ['name', 'ASC'],
       schema: 'credentialedProviderListFilter',
     });
-    const { rows, total } = await this.providers.list(facilityId, q);
-    reply.header('Content-Range', contentRange('credentialed-providers', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'credentialed-providers', q, await this.providers.list(facilityId, q));
   }
 
   @Route('GET', 'available-providers', 'manage', 'Facility')

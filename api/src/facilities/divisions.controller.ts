@@ -5,7 +5,6 @@ import type { FastifyReply } from 'fastify';
 import { divisionLookupSchema, divisionRecordSchema, type AppAbility, type DivisionLookup, type DivisionRecord } from '@crisis/forms';
 import { assertCan } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { DIVISION_SORTABLE, DivisionsService, type DivisionInput, type DivisionListFilter } from './divisions.service';
@@ -13,6 +12,7 @@ import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList, parseLookupFilter } from './list-params';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const DIVISION = divisionRecordSchema as unknown as SchemaObject;
 const DIVISION_LOOKUP = divisionLookupSchema as unknown as SchemaObject;
@@ -42,9 +42,7 @@ export class DivisionsController {
   ): Promise<DivisionRecord[]> {
     this.assertReadable(facilityId, ability);
     const q = parseCheckedList<DivisionListFilter>(query, { sortable: DIVISION_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'divisionListFilter' });
-    const { rows, total } = await this.divisions.list(facilityId, q);
-    reply.header('Content-Range', contentRange('divisions', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'divisions', q, await this.divisions.list(facilityId, q));
   }
 
   @Route('GET', 'lookups', 'read', 'Facility')

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
@@ -14,14 +14,9 @@ import { parseCheckedList, parseLookupFilter } from './list-params';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 
-/** Documents the ra-data-simple-rest list parameters. */
-export const ApiListQuery = (sortable: readonly string[], filterKeys: string) =>
-  applyDecorators(
-    ApiQuery({ name: 'sort', required: false, description: `JSON ["field","ASC"|"DESC"]; field one of ${sortable.join(', ')}` }),
-    ApiQuery({ name: 'range', required: false, description: 'JSON [first, last] row numbers, e.g. [0,24]' }),
-    ApiQuery({ name: 'filter', required: false, description: `JSON object with ${filterKeys}` }),
-    ApiBadRequestResponse({ description: 'INV: bad sort, range or filter; `fields` names each problem' }),
-  );
+import { ApiListQuery } from '../common/list-route';
+
+export { ApiListQuery };
 
 // forms/ schemas use JSON Schema's type arrays (['string','null']), which OpenAPI 3.0's typing lacks.
 const FACILITY = facilityRecordSchema as unknown as SchemaObject;

@@ -2,7 +2,6 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PREFERRED_FACILITIES_PAGE_SIZE, type FacilityLookup, type PreferredFacilityRecord } from '@crisis/forms';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from './facilities.controller';
@@ -10,6 +9,7 @@ import { parseCheckedList } from './list-params';
 import { PREFERRED_FACILITY_SORTABLE, PreferredFacilitiesService, type PreferredFacilityListFilter } from './preferred-facilities.service';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const RECORD = {
   type: 'object',
@@ -43,9 +43,7 @@ export class PreferredFacilitiesController {
       defaultSort: ['name', 'ASC'],
       schema: 'preferredFacilityListFilter',
     });
-    const { rows, total } = await this.preferred.list(facilityId, q);
-    reply.header('Content-Range', contentRange('preferred-facilities', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'preferred-facilities', q, await this.preferred.list(facilityId, q));
   }
 
   @Route('GET', 'available', 'manage', 'Facility')

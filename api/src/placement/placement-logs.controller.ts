@@ -7,7 +7,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAfterCommand } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
 import { invalid } from '../common/coded-error';
-import { contentRange, parseListQuery, queryValue } from '../common/list-query';
+import { parseListQuery, queryValue } from '../common/list-query';
 import { requestContext } from '../common/request-context';
 import { isTimeZone } from '../case-exports/pdf-layout';
 import { ApiListQuery } from '../facilities/facilities.controller';
@@ -15,6 +15,7 @@ import { checkFilter } from '../facilities/list-params';
 import { PlacementLogsService, type LogFilter, type LogSort } from './placement-logs.service';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const CASE_LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
 const DIVISION_LOG_SORTABLE = ['dateContact', 'createdAt', 'user', 'result', 'callbackAt'];
@@ -98,9 +99,7 @@ export class PlacementLogsController {
   async divisionLog(@IdParam('divisionId') divisionId: number, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseListQuery(query, { sortable: DIVISION_LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
     const filter = checkFilter<LogFilter>(q.filter, 'placementLogFilter');
-    const { rows, total } = await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit });
-    reply.header('Content-Range', contentRange('entries', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'entries', q, await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit }));
   }
 
   @Route('GET', 'division/:divisionId/log/csv', 'manage', 'Placement')
@@ -143,9 +142,7 @@ export class AcceptedCasesController {
   @ApiOkResponse({ description: 'Open cases accepted by the user\'s referring division(s): { id, caseId, status, patient, sourceFacility, acceptedAt, divisionId, divisionName }; default patientAcceptedCreatedAt ascending' })
   async accepted(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseListQuery(query, { sortable: ACCEPTED_SORTABLE, defaultSort: ['patientAcceptedCreatedAt', 'ASC'] });
-    const { rows, total } = await this.logs.acceptedCases(user, q);
-    reply.header('Content-Range', contentRange('cases', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'cases', q, await this.logs.acceptedCases(user, q));
   }
 
   @Route('PUT', ':id/referring/confirm', 'update', 'AcceptedCase', 'Case.ReferringConfirmArrival')

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { CallLogSubmitInput, UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAfterCommand, SkipAudit } from '../audit/audit.interceptor';
-import { contentRange, parseListQuery } from '../common/list-query';
+import { parseListQuery } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from '../facilities/facilities.controller';
@@ -12,6 +12,7 @@ import { checkFilter, parseCheckedList } from '../facilities/list-params';
 import { PlacementService } from './placement.service';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
 
@@ -106,9 +107,7 @@ export class PlacementTasksController {
       defaultSort: ['recentCallbackAt', 'ASC'],
       schema: 'callsCardFilter',
     });
-    const { rows, total } = await this.placement.callsCard(q);
-    reply.header('Content-Range', contentRange('divisions', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'divisions', q, await this.placement.callsCard(q));
   }
 
   @Route('GET', 'log/:caseId', 'read', 'PlacementLog')

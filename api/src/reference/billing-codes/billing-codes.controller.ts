@@ -2,15 +2,14 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { billingCodeRecordSchema, type BillingCodeRecord } from '@crisis/forms';
-import { contentRange } from '../../common/list-query';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { BILLING_CODE_SORTABLE, BillingCodesService, type BillingCodeInput, type BillingCodeListFilter } from './billing-codes.service';
 import { Route } from '../../common/route';
 import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const CODE = asOpenApi(billingCodeRecordSchema);
 
@@ -20,14 +19,10 @@ const CODE = asOpenApi(billingCodeRecordSchema);
 export class BillingCodesController {
   constructor(private readonly codes: BillingCodesService) {}
 
-  @Route('GET', '', 'manage', 'BillingCode')
-  @ApiListQuery(BILLING_CODE_SORTABLE, 'q (code or description contains), showActiveOnly, sourceDivisionType, requestType, id[]')
-  @ApiOkResponse({ description: 'A page of billing codes, default sort code ascending; total in Content-Range', schema: { type: 'array', items: CODE } })
+  @ListRoute('manage', 'BillingCode', { sortable: BILLING_CODE_SORTABLE, filter: 'q (code or description contains), showActiveOnly, sourceDivisionType, requestType, id[]', description: 'A page of billing codes, default sort code ascending; total in Content-Range', items: CODE })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<BillingCodeRecord[]> {
     const q = parseCheckedList<BillingCodeListFilter>(query, { sortable: BILLING_CODE_SORTABLE, defaultSort: ['code', 'ASC'], schema: 'billingCodeListFilter' });
-    const { rows, total } = await this.codes.list(q);
-    reply.header('Content-Range', contentRange('billing-codes', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'billing-codes', q, await this.codes.list(q));
   }
 
   @Route('GET', ':id', 'manage', 'BillingCode')

@@ -2,10 +2,8 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiQuery, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { groupOrganizationRecordSchema, type GroupOrganizationRecord } from '@crisis/forms';
-import { contentRange } from '../../common/list-query';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import {
@@ -16,6 +14,7 @@ import {
 } from './group-organizations.service';
 import { Route } from '../../common/route';
 import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const GROUP = asOpenApi(groupOrganizationRecordSchema);
 const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, isActive: { type: 'boolean' } } };
@@ -26,14 +25,10 @@ const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { 
 export class GroupOrganizationsController {
   constructor(private readonly groups: GroupOrganizationsService) {}
 
-  @Route('GET', '', 'manage', 'Group')
-  @ApiListQuery(GROUP_SORTABLE, 'q (name contains), showActiveOnly, id[]')
-  @ApiOkResponse({ description: 'A page of groups, default sort name ascending; total in Content-Range', schema: { type: 'array', items: GROUP } })
+  @ListRoute('manage', 'Group', { sortable: GROUP_SORTABLE, filter: 'q (name contains), showActiveOnly, id[]', description: 'A page of groups, default sort name ascending; total in Content-Range', items: GROUP })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<GroupOrganizationRecord[]> {
     const q = parseCheckedList<GroupOrganizationListFilter>(query, { sortable: GROUP_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'groupOrganizationListFilter' });
-    const { rows, total } = await this.groups.list(q);
-    reply.header('Content-Range', contentRange('group-organizations', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'group-organizations', q, await this.groups.list(q));
   }
 
   @Route('GET', 'lookups', 'read', 'Group')

@@ -2,15 +2,14 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { patientTagRecordSchema, type PatientTagRecord } from '@crisis/forms';
-import { contentRange } from '../../common/list-query';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { PATIENT_TAG_SORTABLE, PatientTagsService, type PatientTagListFilter } from './patient-tags.service';
 import { Route } from '../../common/route';
 import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const TAG = asOpenApi(patientTagRecordSchema);
 
@@ -20,14 +19,10 @@ const TAG = asOpenApi(patientTagRecordSchema);
 export class PatientTagsController {
   constructor(private readonly tags: PatientTagsService) {}
 
-  @Route('GET', '', 'manage', 'PatientTag')
-  @ApiListQuery(PATIENT_TAG_SORTABLE, 'q (name contains), id[]')
-  @ApiOkResponse({ description: 'A page of tags, default sort name ascending; total in Content-Range', schema: { type: 'array', items: TAG } })
+  @ListRoute('manage', 'PatientTag', { sortable: PATIENT_TAG_SORTABLE, filter: 'q (name contains), id[]', description: 'A page of tags, default sort name ascending; total in Content-Range', items: TAG })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<PatientTagRecord[]> {
     const q = parseCheckedList<PatientTagListFilter>(query, { sortable: PATIENT_TAG_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'patientTagListFilter' });
-    const { rows, total } = await this.tags.list(q);
-    reply.header('Content-Range', contentRange('patient-tags', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'patient-tags', q, await this.tags.list(q));
   }
 
   @Route('GET', 'lookups', 'read', 'PatientTag')

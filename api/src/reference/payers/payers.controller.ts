@@ -2,15 +2,15 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { payerInsuranceRecordSchema, payerRecordSchema, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
-import { contentRange, queryValue } from '../../common/list-query';
+import { queryValue } from '../../common/list-query';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
 import { checkFilter, parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { PAYER_SORTABLE, PayersService, type PayerInput, type PayerListFilter } from './payers.service';
 import { Route } from '../../common/route';
 import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const PAYER = asOpenApi(payerRecordSchema);
 const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, code: { type: ['string', 'null'] }, planName: { type: ['string', 'null'] }, isActive: { type: 'boolean' } } };
@@ -21,14 +21,10 @@ const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { 
 export class PayersController {
   constructor(private readonly payers: PayersService) {}
 
-  @Route('GET', '', 'manage', 'Payer')
-  @ApiListQuery(PAYER_SORTABLE, 'q (name, code or plan name contains), showActiveOnly, id[]')
-  @ApiOkResponse({ description: 'A page of payers, default sort name ascending; total in Content-Range', schema: { type: 'array', items: PAYER } })
+  @ListRoute('manage', 'Payer', { sortable: PAYER_SORTABLE, filter: 'q (name, code or plan name contains), showActiveOnly, id[]', description: 'A page of payers, default sort name ascending; total in Content-Range', items: PAYER })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<PayerRecord[]> {
     const q = parseCheckedList<PayerListFilter>(query, { sortable: PAYER_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'payerListFilter' });
-    const { rows, total } = await this.payers.list(q);
-    reply.header('Content-Range', contentRange('payers', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'payers', q, await this.payers.list(q));
   }
 
   @Route('GET', 'insurance', 'manage', 'Payer')
