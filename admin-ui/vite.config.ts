@@ -8,7 +8,12 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // The shared contract is consumed from source, never from a built dist.
-    alias: [{ find: /^@crisis\/forms$/, replacement: fileURLToPath(new URL('../forms/src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^@crisis\/forms$/, replacement: fileURLToPath(new URL('../forms/src/index.ts', import.meta.url)) },
+      // The subpath entries of forms/package.json "exports" (rules, cases, placement, enums, errors).
+      { find: /^@crisis\/forms\/(rules|enums|errors)$/, replacement: fileURLToPath(new URL('../forms/src/$1.ts', import.meta.url)) },
+      { find: /^@crisis\/forms\/(cases|placement)$/, replacement: fileURLToPath(new URL('../forms/src/$1/index.ts', import.meta.url)) },
+    ],
   },
   server: {
     port: 5173,

@@ -4,7 +4,8 @@
 //   PostgreSQL  fresh in .data/test/pg on $TEST_PGPORT (5434)  — or $DATABASE_URL
 //   Temporal    dev server in memory on 7243, headless          — or $TEMPORAL_ADDRESS
 //   API         http://127.0.0.1:3100 (+ worker), logs in .data/test/logs/
-//   Suites      unit (jest) → integration (jest, in band) → end-to-end (Playwright, Chromium)
+//   Suites      lint (ESLint + declared imports) → unit (jest) → integration (jest, in band)
+//               → end-to-end (Playwright, Chromium)
 //
 // The last line is `N passed, N failed[, N skipped]`; the exit code is 1 if anything failed
 // or a suite could not run.
@@ -43,7 +44,20 @@ function playwrightCounts(file) {
   };
 }
 
+/** Counts from scripts/lint.mjs: one per check (eslint, check-imports). */
+function lintCounts(file) {
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: r.passed, failed: r.failed, skipped: 0 };
+}
+
 const SUITES = [
+  {
+    name: 'lint',
+    output: join(OUT, 'lint.json'),
+    cmd: ['node', 'scripts/lint.mjs', '--json', join(OUT, 'lint.json')],
+    counts: lintCounts,
+    unfiltered: true,
+  },
   {
     name: 'unit',
     output: join(OUT, 'unit.json'),
@@ -111,7 +125,7 @@ async function main() {
     rmSync(suite.output, { force: true }); // never count a previous run's results
     console.log(`\n${bold(`── ${suite.name} ──`)}`);
     const [cmd, ...args] = suite.cmd;
-    if (FILTER) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPatterns', FILTER]));
+    if (FILTER && !suite.unfiltered) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPatterns', FILTER]));
     const { code, signal } = await runCommand(suite.name, cmd, args, {
       env: { ...suiteEnv, ...suite.env },
       cwd: ROOT,

@@ -5,7 +5,7 @@
  * bench coordinators (password Demo1234!). Set-based SQL; skipped when already there.
  */
 import type { Client } from 'pg';
-import { hashPassword } from '@crisis/api/dist/identity/password-hash';
+import { hashPassword } from '@crisis/api/password-hash';
 
 export const BENCH_COORDINATORS = 16;
 export const HOT_TASKS_PER_DIVISION = 25;

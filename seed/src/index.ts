@@ -12,7 +12,7 @@ import path from 'path';
 import type { Client } from 'pg';
 import { parse } from 'csv-parse/sync';
 import { normalizeInput, OrganizationType, UserType, validate, type SchemaName } from '@crisis/forms';
-import { hashPassword } from '@crisis/api/dist/identity/password-hash';
+import { hashPassword } from '@crisis/api/password-hash';
 import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
 import { seedReferenceData } from './reference-data';

@@ -4,7 +4,7 @@
  * defineSignal / defineQuery / defineUpdate constants and plain types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ErrorCodeName, FieldError, NotificationType } from '@crisis/forms';
+import type { ErrorCodeName, FieldError, NotificationType } from '@crisis/forms/rules';
 
 // ---------------------------------------------------------------------------------------------
 // Claim lease (spec 03 §7 Claims): one workflow per claim, id `claim-<claimId>`.

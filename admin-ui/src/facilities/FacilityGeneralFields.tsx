@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { NumberInput, TextInput, useNotify, useRecordContext } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { DEFAULT_MESSAGES } from '@crisis/forms';
+import { ErrorCode, DEFAULT_MESSAGES } from '@crisis/forms';
 import { AddressFields } from '../common/AddressFields';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { ContactsFields } from '../common/ContactsFields';
@@ -26,7 +26,7 @@ function ActiveCheckbox() {
       onUserChange={(checked) => {
         if (!checked && (record?.hasActiveSourceDivision || record?.hasActiveReferringDivision)) {
           setValue('isActive', true, { shouldDirty: false });
-          notify(DEFAULT_MESSAGES['INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS'], { type: 'warning' });
+          notify(DEFAULT_MESSAGES[ErrorCode.DeactivateFacilityWithActiveDivisions], { type: 'warning' });
         }
       }}
     />

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   CITY_AUTOCOMPLETE_MIN_CHARS,
@@ -8,10 +8,10 @@ import {
   type AppAbility,
   type UserContext,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
 import { invalid, notFound } from '../common/coded-error';
 import { AddressService } from './address.service';
+import { Route } from '../common/route';
 
 const MAX_QUERY = 100;
 
@@ -46,8 +46,7 @@ export class AddressController {
     return s;
   }
 
-  @Get('zip/:zip')
-  @CheckAbility('read', 'Profile')
+  @Route('GET', 'zip/:zip', 'read', 'Profile')
   @ApiParam({ name: 'zip', description: '5 digits (a +4 suffix is accepted and ignored)' })
   @ApiOkResponse({ description: '{ zipCode, city, state, county, latitude, longitude }' })
   @ApiBadRequestResponse({ description: 'INV: not a ZIP code' })
@@ -60,8 +59,7 @@ export class AddressController {
     return found;
   }
 
-  @Get('cities')
-  @CheckAbility('read', 'Profile')
+  @Route('GET', 'cities', 'read', 'Profile')
   @ApiQuery({ name: 'q', required: true, description: `start of the city name, at least ${CITY_AUTOCOMPLETE_MIN_CHARS} characters` })
   @ApiQuery({ name: 'state', required: false, description: 'two-letter state code' })
   @ApiOkResponse({ description: 'Up to 20 cities { city, state, county, zipCode, latitude, longitude } (a representative zip)' })
@@ -72,8 +70,7 @@ export class AddressController {
     return this.address.cities(q, state);
   }
 
-  @Get('counties')
-  @CheckAbility('read', 'Profile')
+  @Route('GET', 'counties', 'read', 'Profile')
   @ApiQuery({ name: 'q', required: true, description: `start of the county name, at least ${COUNTY_AUTOCOMPLETE_MIN_CHARS} characters` })
   @ApiQuery({ name: 'states', required: false, description: 'two-letter state codes, comma separated or repeated' })
   @ApiOkResponse({ description: 'Up to 20 counties { county, state }' })
@@ -87,8 +84,7 @@ export class AddressController {
     return this.address.counties(q, states);
   }
 
-  @Get('streets')
-  @CheckAbility('read', 'Profile')
+  @Route('GET', 'streets', 'read', 'Profile')
   @ApiQuery({ name: 'q', required: true, description: `start of the street line, at least ${STREET_AUTOCOMPLETE_MIN_CHARS} characters` })
   @ApiOkResponse({ description: 'Up to 20 suggestions { source, streetLine, apartmentNumber, city, state, county, zipCode, latitude, longitude }' })
   @ApiBadRequestResponse({ description: 'INV: query too short' })

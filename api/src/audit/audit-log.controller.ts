@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
+  ErrorCode,
   AUDIT_LOG_SORTABLE,
   type AppAbility,
   type AuditLogEntryDetail,
@@ -9,12 +10,12 @@ import {
   type AuditLogRecord,
   type AuditLogSortField,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
 import { invalid, notFound } from '../common/coded-error';
 import { contentRange, queryValue } from '../common/list-query';
 import { checkFilter, parseCheckedList } from '../facilities/list-params';
 import { auditScope, AuditLogService, type AuditLogListQuery } from './audit-log.service';
+import { Route } from '../common/route';
 
 const FILTER_KEYS = ['from', 'to', 'mainAction', 'userId', 'user', 'success'];
 const FILTER_DOC = 'from, to (ISO date-times; default the last day up to now; to not before from, neither in the future), mainAction, userId, user (name or e-mail contains), success';
@@ -103,8 +104,7 @@ const ENTRY = {
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}
 
-  @Get()
-  @CheckAbility('read', 'AuditLog')
+  @Route('GET', '', 'read', 'AuditLog')
   @ApiQuery({ name: 'sort', required: false, description: `JSON ["field","ASC"|"DESC"]; field one of ${AUDIT_LOG_SORTABLE.join(', ')}; default performedAt DESC` })
   @ApiQuery({ name: 'range', required: false, description: 'JSON [first, last] row numbers, e.g. [0,24]' })
   @ApiQuery({ name: 'filter', required: false, description: `JSON object with ${FILTER_DOC}` })
@@ -117,8 +117,7 @@ export class AuditLogController {
     return items;
   }
 
-  @Get('get-all')
-  @CheckAbility('read', 'AuditLog')
+  @Route('GET', 'get-all', 'read', 'AuditLog')
   @ApiQuery({ name: 'skip', required: false, type: Number })
   @ApiQuery({ name: 'take', required: false, type: Number, description: `1 to ${MAX_TAKE}, default 25` })
   @ApiQuery({ name: 'fieldId', required: false, description: `sort field: ${AUDIT_LOG_SORTABLE.join(', ')} (default performedAt)` })
@@ -134,15 +133,13 @@ export class AuditLogController {
     return this.auditLog.list(q, scope);
   }
 
-  @Get('main-actions')
-  @CheckAbility('read', 'AuditLog')
+  @Route('GET', 'main-actions', 'read', 'AuditLog')
   @ApiOkResponse({ description: 'The distinct main actions (of the entries the caller may read), sorted', schema: { type: 'array', items: { type: 'string' } } })
   mainActions(@CurrentAbility() ability: AppAbility): Promise<string[]> {
     return this.auditLog.mainActions(auditScope(ability));
   }
 
-  @Get('csv')
-  @CheckAbility('read', 'AuditLog')
+  @Route('GET', 'csv', 'read', 'AuditLog')
   @ApiProduces('text/csv')
   @ApiQuery({ name: 'filter', required: false, description: `JSON object (or the same keys as query parameters): ${FILTER_DOC}` })
   @ApiQuery({ name: 'fieldId', required: false })
@@ -158,11 +155,9 @@ export class AuditLogController {
     return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="audit-log-${date}.csv"` });
   }
 
-  @Get('audit-log-value/:id')
-  @CheckAbility('read', 'AuditLog')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', 'audit-log-value/:id', 'read', 'AuditLog')
   @ApiOkResponse({ description: 'The entry with its body and its values as path/value pairs' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   get(@Param('id') rawId: string, @CurrentAbility() ability: AppAbility): Promise<AuditLogEntryDetail> {
     return this.auditLog.get(parseEntryId(rawId), ability);
   }

@@ -1,10 +1,10 @@
+import { CodedError, type UserContext } from '@crisis/forms';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectConnection } from '@nestjs/sequelize';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { Sequelize } from 'sequelize-typescript';
-import { CodedError, type UserContext } from '@crisis/forms';
 import { requestContext } from '../common/request-context';
 import { AuditService } from './audit.service';
 

@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify, type JWTPayload } from 'jose';
-import { ErrorCode, TOKEN_REVOKED_HEADER, type AppAbility } from '@crisis/forms';
+import { CodedError, ErrorCode, TOKEN_REVOKED_HEADER, type AppAbility } from '@crisis/forms';
 import { config } from '../config';
-import { CodedError, unauthorized } from '../common/coded-error';
+import { unauthorized } from '../common/coded-error';
 import { IdentityKeys } from '../identity/identity-keys.service';
 import { abilityFor } from './abilities.guard';
 import { IS_PUBLIC } from './public.decorator';
@@ -40,7 +40,7 @@ export class AuthGuard implements CanActivate {
     if (!loaded) throw unauthorized();
     if (!loaded.isActive || (payload.iat ?? 0) * 1000 < loaded.tokensValidAfter.getTime() - 1000) {
       reply.header(TOKEN_REVOKED_HEADER, 'true');
-      throw new CodedError(403, ErrorCode.Forbidden);
+      throw new CodedError(ErrorCode.Forbidden);
     }
     req.user = loaded.context;
     req.ability = this.abilityOf(loaded);

@@ -1,18 +1,18 @@
-import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Query, Req, StreamableFile } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
-import { AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
+import { CodedError, AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
 import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
 import { AuditService } from '../audit/audit.service';
-import { CodedError, invalid } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { requestContext } from '../common/request-context';
-import { parseId } from '../facilities/list-params';
 import { CasesService } from '../cases/cases.service';
 import { CaseExportsService, type PdfExportOptions } from './case-exports.service';
 import { isTimeZone } from './pdf-layout';
 import { queryValue } from '../common/list-query';
+import { Route } from '../common/route';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 
 const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
 
@@ -48,7 +48,7 @@ export function parsePdfExportQuery(query: Record<string, unknown>): PdfExportOp
   const errors = validate('casePdfExport', data);
   if (errors.length) {
     const onlyCheckbox = errors.every((e) => e.key === 'atLeastOneCheckbox');
-    throw new CodedError(400, ErrorCode.Invalid, undefined, errors, onlyCheckbox ? AT_LEAST_ONE_CHECKBOX_MESSAGE : undefined);
+    throw new CodedError(ErrorCode.Invalid, undefined, errors, onlyCheckbox ? AT_LEAST_ONE_CHECKBOX_MESSAGE : undefined);
   }
   return {
     includeEvaluations: data.includeEvaluations === true,
@@ -101,9 +101,7 @@ export class CaseExportsController {
     }
   }
 
-  @Get(':id/pdf')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/pdf', 'read', 'Case')
   @ApiQuery({ name: 'includeEvaluations', required: false, type: Boolean })
   @ApiQuery({ name: 'includeCaseNotes', required: false, type: Boolean })
   @ApiQuery({ name: 'includePatientFiles', required: false, type: Boolean })
@@ -113,14 +111,12 @@ export class CaseExportsController {
   @ApiOkResponse({ description: 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended' })
   @ApiBadRequestResponse({ description: "INV 'Please check at least one checkbox' when nothing is ticked; INV fileIds for files not of this case" })
   @ApiForbiddenResponse({ description: 'FRBD: case out of scope, or patient files without read PatientFile' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async casePdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @Param('id') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async casePdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @ScopedCase() { id: caseId }: CaseRef, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const options = parsePdfExportQuery(query);
     const timeZone = parseTimeZone(query.tz);
-    await this.cases.findInScope(user, caseId);
-    if (options.includePatientFiles && !ability.can('read', 'PatientFile')) throw new CodedError(403, ErrorCode.Forbidden);
-    if (options.includeCaseNotes && !ability.can('read', 'CaseNote')) throw new CodedError(403, ErrorCode.Forbidden);
+    if (options.includePatientFiles && !ability.can('read', 'PatientFile')) throw new CodedError(ErrorCode.Forbidden);
+    if (options.includeCaseNotes && !ability.can('read', 'CaseNote')) throw new CodedError(ErrorCode.Forbidden);
     const extra = { ...options };
     return this.audited('Pdf', req, user, caseId, extra, async () => {
       const r = await this.exports.casePdf(user, caseId, options, {
@@ -133,68 +129,52 @@ export class CaseExportsController {
     }, { name: `case-${caseReference(caseId).slice(1)}.pdf`, type: 'application/pdf' });
   }
 
-  @Get(':id/summary/pdf')
-  @CheckAbility('access', 'SummaryPdf')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/summary/pdf', 'access', 'SummaryPdf')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'PDF attachment case-<000123>-summary.pdf: one page with patient, dates, source, status history, recommendation, outcome' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async summaryPdf(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async summaryPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    await this.cases.findInScope(user, caseId);
     return this.audited('SummaryPdf', req, user, caseId, {}, () => this.exports.summaryPdf(user, caseId, timeZone), {
       name: `case-${caseReference(caseId).slice(1)}-summary.pdf`,
       type: 'application/pdf',
     });
   }
 
-  @Get(':id/notes/pdf')
-  @CheckAbility('read', 'CaseNote')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/notes/pdf', 'read', 'CaseNote')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'PDF attachment case-<000123>-notes.pdf: the case notes the user may read, with author and time' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async notesPdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async notesPdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    await this.cases.findInScope(user, caseId);
     return this.audited('NotesPdf', req, user, caseId, {}, () => this.exports.notesPdf(user, caseId, ability.can('read', 'HiddenCaseNote'), timeZone), {
       name: `case-${caseReference(caseId).slice(1)}-notes.pdf`,
       type: 'application/pdf',
     });
   }
 
-  @Get(':id/activity/report/pdf')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/activity/report/pdf', 'read', 'Case')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async activityPdf(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async activityPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    await this.cases.findInScope(user, caseId);
     return this.audited('ActivityReportPdf', req, user, caseId, {}, () => this.exports.activityReportPdf(user, caseId, timeZone), {
       name: `case-${caseReference(caseId).slice(1)}-activity.pdf`,
       type: 'application/pdf',
     });
   }
 
-  @Get(':id/activity/report/csv')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/activity/report/csv', 'read', 'Case')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async activityCsv(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async activityCsv(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    await this.cases.findInScope(user, caseId);
     return this.audited('ActivityReportCsv', req, user, caseId, {}, () => this.exports.activityReportCsv(user, caseId, timeZone), {
       name: `case-${caseReference(caseId).slice(1)}-activity.csv`,
       type: 'text/csv; charset=utf-8',

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'crypto';
 import {
+  ErrorCode,
   UPLOAD_MAX_BYTES,
   type InsuranceInput,
   type InsuranceListInput,
@@ -10,18 +11,18 @@ import {
   type InsuranceUninsuredInput,
   type UserContext,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { parseId } from '../facilities/list-params';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { CasesService } from '../cases/cases.service';
 import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
 import { sniffImage } from '../users/avatar.controller';
 import { CaseInsuranceService, INSURANCE_CARD_AREA, type CardSide } from './case-insurance.service';
+import { Route } from '../common/route';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
+import { IdParam } from '../common/id-param';
 
 const CONTENT_TYPES = { png: 'image/png', jpg: 'image/jpeg' } as const;
 const CARD_KEY = /^ins-\d+-(front|back)-[0-9a-f-]{36}\.(png|jpg)$/;
@@ -43,111 +44,80 @@ export class CaseInsuranceController {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  private async caseId(user: UserContext, id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
-    return caseId;
-  }
-
-  @Get()
-  @CheckAbility('read', 'CaseInsurance')
+  @Route('GET', '', 'read', 'CaseInsurance')
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse(LIST)
-  async list(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.insurances.list(await this.caseId(user, id));
+  async list(@ScopedCase() { id: caseId }: CaseRef) {
+    return this.insurances.list(caseId);
   }
 
-  @Get('payers')
-  @CheckAbility('read', 'CaseInsurance')
+  @Route('GET', 'payers', 'read', 'CaseInsurance')
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "Payers the insurance form offers: active ones, plus inactive ones this case's insurances still use" })
-  async payers(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.insurances.payerChoices(await this.caseId(user, id));
+  async payers(@ScopedCase() { id: caseId }: CaseRef) {
+    return this.insurances.payerChoices(caseId);
   }
 
-  @Put()
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.ReplaceAll')
+  @Route('PUT', '', 'update', 'CaseInsurance', 'CaseInsurance.ReplaceAll')
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceList')
   @ApiOkResponse(LIST)
-  @ApiConflictResponse({ description: 'INV.CASE.IS.CLOSED' })
-  async replaceAll(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('insuranceList')) body: InsuranceListInput) {
-    return this.insurances.replaceAll(await this.caseId(user, id), body);
+  @ApiConflictResponse({ description: ErrorCode.CaseIsClosed })
+  async replaceAll(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceList')) body: InsuranceListInput) {
+    return this.insurances.replaceAll(caseId, body);
   }
 
-  @Post()
+  @Route('POST', '', 'update', 'CaseInsurance', 'CaseInsurance.Add')
   @HttpCode(200)
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.Add')
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The new insurance (last in the order)' })
   @ApiConflictResponse({ description: 'INV.MAX.INSURANCES (a 4th insurance), INV.CASE.IS.CLOSED' })
-  async add(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('insurance')) body: InsuranceInput) {
-    return this.insurances.add(user, await this.caseId(user, id), body);
+  async add(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('insurance')) body: InsuranceInput) {
+    return this.insurances.add(user, caseId, body);
   }
 
-  @Put('uninsured')
-  @CheckAbility('update', 'CaseUninsured')
-  @AuditAction('CaseInsurance.SetUninsured')
+  @Route('PUT', 'uninsured', 'update', 'CaseUninsured', 'CaseInsurance.SetUninsured')
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceUninsured')
   @ApiOkResponse(LIST)
-  async uninsured(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('insuranceUninsured')) body: InsuranceUninsuredInput) {
-    return this.insurances.setUninsured(await this.caseId(user, id), body.uninsured);
+  async uninsured(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceUninsured')) body: InsuranceUninsuredInput) {
+    return this.insurances.setUninsured(caseId, body.uninsured);
   }
 
-  @Put('order')
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.Reorder')
+  @Route('PUT', 'order', 'update', 'CaseInsurance', 'CaseInsurance.Reorder')
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceOrder')
   @ApiOkResponse(LIST)
-  async order(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('insuranceOrder')) body: InsuranceOrderInput) {
-    return this.insurances.reorder(await this.caseId(user, id), body.ids);
+  async order(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceOrder')) body: InsuranceOrderInput) {
+    return this.insurances.reorder(caseId, body.ids);
   }
 
-  @Put(':insuranceId')
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.Update')
+  @Route('PUT', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Update')
   @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'insuranceId', type: Number })
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The saved insurance' })
-  async update(@CurrentUser() user: UserContext, @Param('id') id: string, @Param('insuranceId') insuranceId: string, @Body(schema('insurance')) body: InsuranceInput) {
-    const caseId = await this.caseId(user, id);
-    return this.insurances.update(caseId, parseId(insuranceId), body);
+  async update(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number, @Body(schema('insurance')) body: InsuranceInput) {
+    return this.insurances.update(caseId, insuranceId, body);
   }
 
-  @Delete(':insuranceId')
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.Delete')
+  @Route('DELETE', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Delete')
   @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'insuranceId', type: Number })
   @ApiOkResponse(LIST)
-  async remove(@CurrentUser() user: UserContext, @Param('id') id: string, @Param('insuranceId') insuranceId: string) {
-    const caseId = await this.caseId(user, id);
-    return this.insurances.remove(caseId, parseId(insuranceId));
+  async remove(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
+    return this.insurances.remove(caseId, insuranceId);
   }
 
-  @Put(':insuranceId/verify')
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.ToggleVerified')
+  @Route('PUT', ':insuranceId/verify', 'update', 'CaseInsurance', 'CaseInsurance.ToggleVerified')
   @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'insuranceId', type: Number })
   @ApiOkResponse({ description: 'The insurance, verified toggled (Unverified ⇄ Verified)' })
-  async verify(@CurrentUser() user: UserContext, @Param('id') id: string, @Param('insuranceId') insuranceId: string) {
-    const caseId = await this.caseId(user, id);
-    return this.insurances.toggleVerified(caseId, parseId(insuranceId));
+  async verify(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
+    return this.insurances.toggleVerified(caseId, insuranceId);
   }
 
-  @Post(':insuranceId/images/:side')
+  @Route('POST', ':insuranceId/images/:side', 'update', 'CaseInsurance', 'CaseInsurance.StoreCardImage')
   @HttpCode(200)
-  @CheckAbility('update', 'CaseInsurance')
-  @AuditAction('CaseInsurance.StoreCardImage')
   @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'insuranceId', type: Number })
   @ApiParam({ name: 'side', enum: ['front', 'back'] })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
@@ -155,13 +125,10 @@ export class CaseInsuranceController {
   @ApiBadRequestResponse({ description: 'INV: no file, empty, not a JPEG or PNG by content, or over 20,971,520 bytes' })
   async storeImage(
     @Req() req: FastifyRequest,
-    @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('insuranceId') insuranceIdRaw: string,
+    @ScopedCase() { id: caseId }: CaseRef,
+    @IdParam('insuranceId') insuranceId: number,
     @Param('side') sideRaw: string,
   ) {
-    const caseId = await this.caseId(user, id);
-    const insuranceId = parseId(insuranceIdRaw);
     const side = parseSide(sideRaw);
     await this.insurances.assertWritable(caseId, insuranceId);
     const part = await singleFile(req);
@@ -182,22 +149,17 @@ export class CaseInsuranceController {
     return { side, stored: true };
   }
 
-  @Get(':insuranceId/images/:side')
-  @CheckAbility('read', 'CaseInsurance')
+  @Route('GET', ':insuranceId/images/:side', 'read', 'CaseInsurance')
   @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'insuranceId', type: Number })
   @ApiParam({ name: 'side', enum: ['front', 'back'] })
   @ApiOkResponse({ description: 'The card image (image/jpeg or image/png)' })
   @ApiNotFoundResponse({ description: 'NTFND: no such insurance or no image on that side' })
   async image(
-    @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('insuranceId') insuranceIdRaw: string,
+    @ScopedCase() { id: caseId }: CaseRef,
+    @IdParam('insuranceId') insuranceId: number,
     @Param('side') sideRaw: string,
     @Res() reply: FastifyReply,
   ) {
-    const caseId = await this.caseId(user, id);
-    const insuranceId = parseId(insuranceIdRaw);
     const side = parseSide(sideRaw);
     const key = await this.insurances.imageKey(caseId, insuranceId, side);
     if (!key || !CARD_KEY.test(key)) throw notFound();

@@ -29,7 +29,7 @@ interface CaseRow {
 }
 
 const maxInsurances = () =>
-  new CodedError(409, ErrorCode.MaxInsurances, { max: MAX_INSURANCES }, undefined, `A case can have at most ${MAX_INSURANCES} insurances`);
+  new CodedError(ErrorCode.MaxInsurances, { max: MAX_INSURANCES }, undefined, `A case can have at most ${MAX_INSURANCES} insurances`);
 
 /** Insurances of a case (spec 01 §3 Insurance, §4 Insurance states, §5 Insurance; spec 02 §4). */
 @Injectable()

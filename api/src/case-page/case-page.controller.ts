@@ -1,13 +1,11 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import type { UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
-import { CurrentUser } from '../auth/current-user.decorator';
 import { CasesService } from '../cases/cases.service';
-import { parseId } from '../facilities/list-params';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 import { select } from '../reference/reference-sql';
+import { Route } from '../common/route';
 
 interface ReferringDivision {
   divisionId: number;
@@ -34,16 +32,12 @@ export class CasePageController {
     @InjectConnection() private readonly sequelize: Sequelize,
   ) {}
 
-  @Get(':id/close-options')
-  @CheckAbility('update', 'CaseStatus')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/close-options', 'update', 'CaseStatus')
   @ApiOkResponse({
     description: '{ accepted, referring }: accepted divisions of the case, and every active Referring division, by facility and division name',
     schema: { type: 'object', properties: { accepted: { type: 'array', items: DIVISION }, referring: { type: 'array', items: DIVISION } } },
   })
-  async closeOptions(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async closeOptions(@ScopedCase() { id: caseId }: CaseRef) {
     const [accepted, referring] = await Promise.all([
       this.cases.acceptedFacilities(caseId),
       select<ReferringDivision>(

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -13,6 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { randomUUID } from 'crypto';
 import {
+  CodedError,
+  ErrorCode,
   PATIENT_FILE_MAX_BYTES,
   PDF_ONLY_MESSAGE,
   fileTitleFromName,
@@ -29,16 +31,15 @@ import {
   type UserContext,
   type VitalsInput,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
-import { CodedError, invalid } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { parseId } from '../facilities/list-params';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { fileError, peekUpload, storeUpload } from '../files/upload';
 import { CaseRecordsService } from './case-records.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
 
 const AREA = 'patient-files';
 const CLOSED = 'INV.CASE.IS.CLOSED: the case is closed';
@@ -58,126 +59,105 @@ export class CaseRecordsController {
 
   // ---------------------------------------------------------------------------------- vitals
 
-  @Get('vitals')
-  @CheckAbility('read', 'Vitals')
+  @Route('GET', 'vitals', 'read', 'Vitals')
   @ApiParam(ID)
   @ApiOkResponse({ description: 'Vitals newest first; oxygenSaturation in percent' })
-  vitals(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.vitals(user, parseId(id));
+  vitals(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.vitals(user, id);
   }
 
-  @Post('vitals')
-  @CheckAbility('create', 'Vitals')
-  @AuditAction('Case.AddVitals')
+  @Route('POST', 'vitals', 'create', 'Vitals', 'Case.AddVitals')
   @ApiParam(ID)
   @ApiSchemaBody('vitals')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
-  addVitals(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('vitals')) body: VitalsInput) {
-    return this.records.addVitals(user, parseId(id), body);
+  addVitals(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('vitals')) body: VitalsInput) {
+    return this.records.addVitals(user, id, body);
   }
 
   // ---------------------------------------------------------------------------------- progress notes
 
-  @Get('progress-notes')
-  @CheckAbility('read', 'ProgressNote')
+  @Route('GET', 'progress-notes', 'read', 'ProgressNote')
   @ApiParam(ID)
   @ApiOkResponse({ description: 'Progress notes newest first' })
-  progressNotes(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.progressNotes(user, parseId(id));
+  progressNotes(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.progressNotes(user, id);
   }
 
-  @Post('progress-notes')
-  @CheckAbility('create', 'ProgressNote')
-  @AuditAction('Case.AddProgressNote')
+  @Route('POST', 'progress-notes', 'create', 'ProgressNote', 'Case.AddProgressNote')
   @ApiParam(ID)
   @ApiSchemaBody('progressNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
-  addProgressNote(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('progressNote')) body: ProgressNoteInput) {
-    return this.records.addProgressNote(user, parseId(id), body);
+  addProgressNote(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('progressNote')) body: ProgressNoteInput) {
+    return this.records.addProgressNote(user, id, body);
   }
 
   // ---------------------------------------------------------------------------------- case notes
 
-  @Get('notes')
-  @CheckAbility('read', 'CaseNote')
+  @Route('GET', 'notes', 'read', 'CaseNote')
   @ApiParam(ID)
   @ApiOkResponse({ description: 'Case notes newest first (hidden ones for ITP staff only), each with canEdit and canHide for this user' })
-  notes(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.caseNotes(user, parseId(id));
+  notes(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.caseNotes(user, id);
   }
 
-  @Post('notes')
-  @CheckAbility('create', 'CaseNote')
-  @AuditAction('Case.AddNote')
+  @Route('POST', 'notes', 'create', 'CaseNote', 'Case.AddNote')
   @ApiParam(ID)
   @ApiSchemaBody('caseNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
-  addNote(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseNote')) body: CaseNoteInput) {
-    return this.records.addCaseNote(user, parseId(id), body);
+  addNote(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('caseNote')) body: CaseNoteInput) {
+    return this.records.addCaseNote(user, id, body);
   }
 
-  @Put('notes/:noteId')
-  @CheckAbility('update', 'CaseNote')
-  @AuditAction('Case.UpdateNote')
+  @Route('PUT', 'notes/:noteId', 'update', 'CaseNote', 'Case.UpdateNote')
   @ApiParam(ID)
-  @ApiParam({ name: 'noteId', type: Number })
   @ApiSchemaBody('caseNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
   updateNote(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('noteId') noteId: string,
+    @IdParam() id: number,
+    @IdParam('noteId') noteId: number,
     @Body(schema('caseNote')) body: CaseNoteInput,
   ) {
-    return this.records.updateCaseNote(user, parseId(id), parseId(noteId), body);
+    return this.records.updateCaseNote(user, id, noteId, body);
   }
 
-  @Delete('notes/:noteId')
-  @CheckAbility('delete', 'CaseNote')
-  @AuditAction('Case.RemoveNote')
+  @Route('DELETE', 'notes/:noteId', 'delete', 'CaseNote', 'Case.RemoveNote')
   @ApiParam(ID)
-  @ApiParam({ name: 'noteId', type: Number })
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
-  removeNote(@CurrentUser() user: UserContext, @Param('id') id: string, @Param('noteId') noteId: string) {
-    return this.records.removeCaseNote(user, parseId(id), parseId(noteId));
+  removeNote(@CurrentUser() user: UserContext, @IdParam() id: number, @IdParam('noteId') noteId: number) {
+    return this.records.removeCaseNote(user, id, noteId);
   }
 
-  @Post('notes/:noteId')
+  @Route('POST', 'notes/:noteId', 'update', 'HiddenCaseNote', 'Case.SetNoteHidden')
   @HttpCode(200)
-  @CheckAbility('update', 'HiddenCaseNote')
-  @AuditAction('Case.SetNoteHidden')
   @ApiParam(ID)
-  @ApiParam({ name: 'noteId', type: Number })
   @ApiSchemaBody('caseNoteHidden')
   @ApiOkResponse({ description: '{ id, hidden }' })
   @ApiConflictResponse({ description: CLOSED })
   setNoteHidden(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('noteId') noteId: string,
+    @IdParam() id: number,
+    @IdParam('noteId') noteId: number,
     @Body(schema('caseNoteHidden')) body: CaseNoteHiddenInput,
   ) {
-    return this.records.setCaseNoteHidden(user, parseId(id), parseId(noteId), body.hidden);
+    return this.records.setCaseNoteHidden(user, id, noteId, body.hidden);
   }
 
   // ---------------------------------------------------------------------------------- patient files
 
-  @Get('files')
-  @CheckAbility('read', 'PatientFile')
+  @Route('GET', 'files', 'read', 'PatientFile')
   @ApiParam(ID)
   @ApiOkResponse({ description: 'Patient files newest first (hidden ones for ITP staff only)' })
-  files(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.files(user, parseId(id));
+  files(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.files(user, id);
   }
 
-  @Post('files')
-  @CheckAbility('create', 'PatientFile')
-  @AuditAction('Case.UploadPatientFile')
+  @Route('POST', 'files', 'create', 'PatientFile', 'Case.UploadPatientFile')
   @ApiParam(ID)
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -194,10 +174,9 @@ export class CaseRecordsController {
   @ApiOkResponse({ description: '{ id, title }' })
   @ApiBadRequestResponse({ description: "INV: no file, an empty file ('You can't upload empty file'), not a PDF, over 100 MB ('File size bigger than allowed max size'), or a bad title / note" })
   @ApiConflictResponse({ description: CLOSED })
-  async upload(@Req() req: FastifyRequest, @CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
+  async upload(@Req() req: FastifyRequest, @CurrentUser() user: UserContext, @IdParam() caseId: number) {
     const c = await this.records.openForWrite(user, caseId);
-    if (!this.records.isSourceSide(user, c)) throw new CodedError(403, 'FRBD');
+    if (!this.records.isSourceSide(user, c)) throw new CodedError(ErrorCode.Forbidden);
     const part = await patientFilePart(req);
     const drain = () => part.file.resume();
 
@@ -231,18 +210,15 @@ export class CaseRecordsController {
     }
   }
 
-  @Get('files/:fileId')
-  @CheckAbility('read', 'PatientFile')
+  @Route('GET', 'files/:fileId', 'read', 'PatientFile')
   @ApiParam(ID)
-  @ApiParam({ name: 'fileId', type: Number })
   @ApiOkResponse({ description: 'The PDF (attachment)' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async download(@CurrentUser() user: UserContext, @Param('id') id: string, @Param('fileId') fileId: string, @Res() reply: FastifyReply) {
-    const caseId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async download(@CurrentUser() user: UserContext, @IdParam() caseId: number, @IdParam('fileId') fileId: number, @Res() reply: FastifyReply) {
     await this.records.open(user, caseId);
-    const f = await this.records.file(user, caseId, parseId(fileId));
+    const f = await this.records.file(user, caseId, fileId);
     const stored = await this.storage.get(AREA, f.storageKey);
-    if (!stored) throw new CodedError(404, 'NTFND');
+    if (!stored) throw new CodedError(ErrorCode.NotFound);
     const name = f.fileName.replace(/["\\\r\n]/g, '_');
     return reply
       .header('Content-Type', 'application/pdf')
@@ -253,95 +229,81 @@ export class CaseRecordsController {
       .send(stored.stream);
   }
 
-  @Put('files/:fileId')
-  @CheckAbility('create', 'PatientFile')
-  @AuditAction('Case.UpdatePatientFile')
+  @Route('PUT', 'files/:fileId', 'create', 'PatientFile', 'Case.UpdatePatientFile')
   @ApiParam(ID)
-  @ApiParam({ name: 'fileId', type: Number })
   @ApiSchemaBody('patientFileMeta')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
   updateFile(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('fileId') fileId: string,
+    @IdParam() id: number,
+    @IdParam('fileId') fileId: number,
     @Body(schema('patientFileMeta')) body: PatientFileMetaInput,
   ) {
-    return this.records.updateFile(user, parseId(id), parseId(fileId), body);
+    return this.records.updateFile(user, id, fileId, body);
   }
 
-  @Post('files/:fileId/hidden')
+  @Route('POST', 'files/:fileId/hidden', 'update', 'HiddenPatientFile', 'Case.SetPatientFileHidden')
   @HttpCode(200)
-  @CheckAbility('update', 'HiddenPatientFile')
-  @AuditAction('Case.SetPatientFileHidden')
   @ApiParam(ID)
-  @ApiParam({ name: 'fileId', type: Number })
   @ApiSchemaBody('caseNoteHidden')
   @ApiOkResponse({ description: '{ id, hidden }' })
   @ApiConflictResponse({ description: CLOSED })
   setFileHidden(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('fileId') fileId: string,
+    @IdParam() id: number,
+    @IdParam('fileId') fileId: number,
     @Body(schema('caseNoteHidden')) body: CaseNoteHiddenInput,
   ) {
-    return this.records.setFileHidden(user, parseId(id), parseId(fileId), body.hidden);
+    return this.records.setFileHidden(user, id, fileId, body.hidden);
   }
 
   // ---------------------------------------------------------------------------------- tags, out of state, feedback
 
-  @Get('tags')
-  @CheckAbility('read', 'Case')
+  @Route('GET', 'tags', 'read', 'Case')
   @ApiParam(ID)
   @ApiOkResponse({ description: "{ tags, available }: the case's tags and every patient tag" })
-  tags(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.tags(user, parseId(id));
+  tags(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.tags(user, id);
   }
 
-  @Put('tags')
-  @CheckAbility('update', 'CaseTag')
-  @AuditAction('Case.SetTags')
+  @Route('PUT', 'tags', 'update', 'CaseTag', 'Case.SetTags')
   @ApiParam(ID)
   @ApiSchemaBody('caseTags')
   @ApiOkResponse({ description: '{ tags, available }' })
   @ApiConflictResponse({ description: CLOSED })
-  setTags(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseTags')) body: CaseTagsInput) {
-    return this.records.setTags(user, parseId(id), body.tagIds);
+  setTags(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('caseTags')) body: CaseTagsInput) {
+    return this.records.setTags(user, id, body.tagIds);
   }
 
-  @Put('include-out-of-state')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.IncludeOutOfState')
+  @Route('PUT', 'include-out-of-state', 'update', 'CaseStatus', 'Case.IncludeOutOfState')
   @ApiParam(ID)
   @ApiSchemaBody('caseIncludeOutOfState')
   @ApiOkResponse({ description: '{ includeOutOfStateFacilities }' })
   @ApiConflictResponse({ description: CLOSED })
   includeOutOfState(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Body(schema('caseIncludeOutOfState')) body: CaseIncludeOutOfStateInput,
   ) {
-    return this.records.setIncludeOutOfState(user, parseId(id), body.includeOutOfState);
+    return this.records.setIncludeOutOfState(user, id, body.includeOutOfState);
   }
 
-  @Get('feedback')
-  @CheckAbility('create', 'CaseFeedback')
+  @Route('GET', 'feedback', 'create', 'CaseFeedback')
   @ApiParam(ID)
   @ApiOkResponse({ description: "The user's own feedback on the case, or null" })
-  feedback(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.records.feedback(user, parseId(id));
+  feedback(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.records.feedback(user, id);
   }
 
-  @Post('feedback')
+  @Route('POST', 'feedback', 'create', 'CaseFeedback', 'Case.Feedback')
   @HttpCode(200)
-  @CheckAbility('create', 'CaseFeedback')
-  @AuditAction('Case.Feedback')
   @ApiParam(ID)
   @ApiSchemaBody('caseFeedback')
   @ApiOkResponse({ description: '{ id, created }: a second feedback by the same user updates the first' })
   @ApiConflictResponse({ description: 'INV.CASE.NOT.CLOSED: feedback is given on closed cases only' })
-  saveFeedback(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseFeedback')) body: CaseFeedbackInput) {
-    return this.records.saveFeedback(user, parseId(id), body);
+  saveFeedback(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('caseFeedback')) body: CaseFeedbackInput) {
+    return this.records.saveFeedback(user, id, body);
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  ErrorCode,
   CaseStatus,
   OrganizationType,
   UserType,
@@ -24,7 +25,7 @@ import { select } from '../reference/reference-sql';
 
 const isItp = (user: UserContext) => user.organizationType === OrganizationType.ITP;
 
-export const caseIsClosed = () => new CodedError(409, 'INV.CASE.IS.CLOSED', undefined, undefined, 'The case is closed');
+export const caseIsClosed = () => new CodedError(ErrorCode.CaseIsClosed, undefined, undefined, 'The case is closed');
 
 const AUTHOR = `CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'fullName', u.first_name || ' ' || u.last_name, 'organizationType', u.organization_type) END`;
 
@@ -370,7 +371,7 @@ export class CaseRecordsService {
     this.requireSourceSide(user, c);
     const [row] = await select<{ status: string }>(this.sequelize, 'SELECT status FROM cases WHERE id = $1 FOR SHARE', [caseId]);
     if (row.status !== CaseStatus.Closed)
-      throw new CodedError(409, 'INV.CASE.NOT.CLOSED', undefined, undefined, 'Feedback can be given on closed cases only');
+      throw new CodedError(ErrorCode.CaseNotClosed, undefined, undefined, 'Feedback can be given on closed cases only');
     const [saved] = await select<{ id: number; created: boolean }>(
       this.sequelize,
       `INSERT INTO case_feedback (case_id, rating, note, confirmation, cant_attest, created_by)

@@ -47,7 +47,6 @@ import {
 import type {
   ApplyCaseCommandOutcome,
   Audience,
-  CaseActor,
   CaseCommand,
   CaseCommandError,
   CaseCommandResult,

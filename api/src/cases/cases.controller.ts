@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
+  ErrorCode,
   UserType,
   type CaseChangeOutcomeInput,
   type CaseCloseInput,
@@ -107,7 +108,7 @@ export class CasesController {
   @CheckAbility('read', 'Case')
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The case page payload (spec 01 §3 Case) with its requests and the statuses the selector offers' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async get(@CurrentUser() user: UserContext, @Param('id') id: string) {
     const caseId = parseId(id);
     const page = await this.cases.details(user, caseId);
@@ -195,7 +196,7 @@ export class CasesController {
   @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'Back to statusToResume', schema: CASE_STATE })
-  @ApiConflictResponse({ description: 'INV.CASE.NOTHING.TO.RESUME' })
+  @ApiConflictResponse({ description: ErrorCode.CaseNothingToResume })
   async resume(@CurrentUser() user: UserContext, @Param('id') id: string) {
     const caseId = parseId(id);
     await this.cases.findInScope(user, caseId);
@@ -208,7 +209,7 @@ export class CasesController {
   @AuditAfterCommand()
   @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The last manual status change undone', schema: CASE_STATE })
-  @ApiConflictResponse({ description: 'INV.CASE.NOTHING.TO.UNDO' })
+  @ApiConflictResponse({ description: ErrorCode.CaseNothingToUndo })
   async undo(@CurrentUser() user: UserContext, @Param('id') id: string) {
     const caseId = parseId(id);
     await this.cases.findInScope(user, caseId);

@@ -509,4 +509,4 @@ function patientValues(p: PatientInput): unknown[] {
   ];
 }
 
-export const caseNotFound = () => new CodedError(404, ErrorCode.NotFound);
+export const caseNotFound = () => new CodedError(ErrorCode.NotFound);

@@ -3,6 +3,7 @@ import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/s
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  ErrorCode,
   canCancelRequest,
   canEditRequest,
   type RequestCreateInput,
@@ -139,7 +140,7 @@ export class CaseRequestsController extends RequestRoutes {
     const caseId = parseId(id);
     const r = await this.requestInScope(user, parseId(rawRequestId));
     if (r.caseId !== caseId) throw notFound();
-    if (!canEditRequest(user.role, r)) throw new CodedError(409, 'INV.REQUEST.NOT.EDITABLE', { status: r.status }, undefined, 'The request can no longer be edited');
+    if (!canEditRequest(user.role, r)) throw new CodedError(ErrorCode.RequestNotEditable, { status: r.status }, undefined, 'The request can no longer be edited');
     await this.checkRequestInput(user, caseId, body, r.type);
     return this.commands.run(user, caseId, {
       kind: 'updateRequest',
@@ -177,7 +178,7 @@ export class RequestsController extends RequestRoutes {
   @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('requestReason')
   @ApiOkResponse({ description: "The case's state" })
-  @ApiConflictResponse({ description: 'INV.REQUEST.NOT.ACTIVE' })
+  @ApiConflictResponse({ description: ErrorCode.RequestNotActive })
   async cancel(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestReason')) body: { reason: string }) {
     const r = await this.requestInScope(user, parseId(id));
     if (!canCancelRequest(user.role, r)) throw forbidden();

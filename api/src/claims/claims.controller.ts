@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, PipeTransform, Put, Post, Query, HttpCode, Injectable } from '@nestjs/common';
+import { Body, Controller, Param, PipeTransform, Query, HttpCode, Injectable } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -11,14 +11,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction, SkipAudit } from '../audit/audit.interceptor';
+import { SkipAudit } from '../audit/audit.interceptor';
 import { invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ClaimDto } from './claim.dto';
 import { ClaimsService, type ClaimInput } from './claims.service';
+import { Route } from '../common/route';
 
 /** A claim id in the path: a positive bigint, else 400 INV naming the field (never a 500). */
 @Injectable()
@@ -43,8 +43,7 @@ const ID_PARAM = ApiParam({ name: 'id', description: 'Claim id', schema: { type:
 export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
-  @Get('actual')
-  @CheckAbility('read', 'Claim')
+  @Route('GET', 'actual', 'read', 'Claim')
   @ApiOperation({ summary: 'The active claim of an object; an empty body means none (null)' })
   @ApiQuery({ name: 'objectId', required: true, type: String })
   @ApiQuery({ name: 'objectType', required: true, type: String })
@@ -55,10 +54,8 @@ export class ClaimsController {
     return (await this.claims.actual(q.objectType, q.objectId)) ?? undefined;
   }
 
-  @Post()
+  @Route('POST', '', 'create', 'Claim', 'Claim.Create')
   @HttpCode(200)
-  @CheckAbility('create', 'Claim')
-  @AuditAction('Claim.Create')
   @ApiOperation({ summary: 'Claim an object for extendBy seconds (default 60); idempotent for the holder, who gets the claim extended' })
   @ApiSchemaBody('claimCreate')
   @ApiOkResponse({ type: ClaimDto })
@@ -67,8 +64,7 @@ export class ClaimsController {
     return this.claims.claim(user, body);
   }
 
-  @Put(':id/extend')
-  @CheckAbility('update', 'Claim')
+  @Route('PUT', ':id/extend', 'update', 'Claim')
   @SkipAudit() // renewals every few seconds would flood the audit log
   @ApiOperation({ summary: "Extend the caller's active claim to now + extendBy seconds (default 60); another user's claim is FRBD" })
   @ID_PARAM
@@ -85,9 +81,7 @@ export class ClaimsController {
     return this.claims.extend(user, id, body?.extendBy);
   }
 
-  @Put(':id/release')
-  @CheckAbility('update', 'Claim')
-  @AuditAction('Claim.Release')
+  @Route('PUT', ':id/release', 'update', 'Claim', 'Claim.Release')
   @ApiOperation({
     summary: "Release the caller's claim; idempotent (an already released or expired claim answers 200 with its final state); another user's claim is FRBD",
   })

@@ -2,11 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ErrorCode, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, type UserContext } from '@crisis/forms';
 import { extendClaimLease, releaseClaimLease, startClaimLease } from '@crisis/workflows';
 import type { Client } from '@temporalio/client';
 import { config } from '../config';
-import { CodedError, forbidden, notFound } from '../common/coded-error';
+import { forbidden, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 import { afterCommit } from '../common/after-commit';
@@ -111,7 +111,7 @@ export class ClaimsService {
         [objectType, objectId],
       );
       if (holder)
-        throw new CodedError(409, ErrorCode.ObjectAlreadyClaimed, {
+        throw new CodedError(ErrorCode.ObjectAlreadyClaimed, {
           objectId: toObjectId(holder.object_id),
           objectType: holder.object_type,
           subjectId: holder.subject_id,
@@ -119,7 +119,7 @@ export class ClaimsService {
         });
       // The holder released between our statements: try again.
     }
-    throw new CodedError(409, ErrorCode.ObjectAlreadyClaimed, { objectId: toObjectId(objectId), objectType });
+    throw new CodedError(ErrorCode.ObjectAlreadyClaimed, { objectId: toObjectId(objectId), objectType });
   }
 
   /**
@@ -139,7 +139,7 @@ export class ClaimsService {
       const [existing] = await this.rows('SELECT * FROM claims WHERE id = $1', [id]);
       if (!existing) throw notFound();
       if (existing.subject_id !== user.id) throw forbidden();
-      throw new CodedError(409, ErrorCode.ClaimOverdueOrInactive);
+      throw new CodedError(ErrorCode.ClaimOverdueOrInactive);
     }
     await afterCommit(`extending the lease workflow of claim ${row.id}`, () =>
       this.withTemporal((client) =>

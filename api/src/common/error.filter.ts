@@ -56,11 +56,11 @@ export class CodedErrorFilter implements ExceptionFilter {
         body: { code: exception.code, defaultMessage: exception.message, payload: exception.payload, fields: exception.fields },
       };
     if (exception instanceof UniqueConstraintError)
-      return { status: 409, body: { code: ErrorCode.NotUnique, defaultMessage: DEFAULT_MESSAGES[ErrorCode.NotUnique] } };
+      return this.toBody(new CodedError(ErrorCode.NotUnique));
     if (exception instanceof ForeignKeyConstraintError)
-      return { status: 400, body: { code: ErrorCode.Invalid, defaultMessage: DEFAULT_MESSAGES[ErrorCode.Invalid] } };
+      return this.toBody(new CodedError(ErrorCode.Invalid));
     if (exception instanceof DatabaseError && /invalid input syntax|out of range/.test(exception.message))
-      return { status: 400, body: { code: ErrorCode.Invalid, defaultMessage: DEFAULT_MESSAGES[ErrorCode.Invalid] } };
+      return this.toBody(new CodedError(ErrorCode.Invalid));
     const status =
       exception instanceof HttpException
         ? exception.getStatus()

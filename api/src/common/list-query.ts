@@ -1,5 +1,4 @@
-import { ErrorCode } from '@crisis/forms';
-import { CodedError } from './coded-error';
+import { CodedError, ErrorCode } from '@crisis/forms';
 
 /** ra-data-simple-rest list parameters: sort=["field","ASC"], range=[0,24], filter={...}. */
 export interface ListQuery<F = Record<string, unknown>> {
@@ -11,7 +10,7 @@ export interface ListQuery<F = Record<string, unknown>> {
 }
 
 const bad = (field: string, message: string) =>
-  new CodedError(400, ErrorCode.Invalid, undefined, [{ field, key: 'invalid', message }]);
+  new CodedError(ErrorCode.Invalid, undefined, [{ field, key: 'invalid', message }]);
 
 function parseJson(raw: unknown, field: string): unknown {
   if (raw === undefined || raw === '') return undefined;

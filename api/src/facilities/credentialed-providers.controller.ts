@@ -1,10 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { CredentialedProviderRecord, ProviderChoice } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
-import { AuditAction } from '../audit/audit.interceptor';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import {
@@ -15,6 +12,9 @@ import {
 } from './credentialed-providers.service';
 import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList, parseId } from './list-params';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const RECORD = {
   type: 'object',
@@ -34,79 +34,64 @@ const RECORD = {
 export class CredentialedProvidersController {
   constructor(private readonly providers: CredentialedProvidersService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', '', 'manage', 'Facility')
   @ApiListQuery(CREDENTIALED_PROVIDER_SORTABLE, 'q (provider name contains), divisionsIds[] (credentialed for any of them), id[]')
   @ApiOkResponse({ description: 'A page of the facility\'s credentialed providers sorted by name; total in Content-Range', schema: { type: 'array', items: RECORD } })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   async list(
-    @Param('id') rawId: string,
+    @IdParam() facilityId: number,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CredentialedProviderRecord[]> {
-    const facilityId = parseId(rawId);
     const q = parseCheckedList<CredentialedProviderListFilter>(query, {
       sortable: CREDENTIALED_PROVIDER_SORTABLE,
       defaultSort: ['name', 'ASC'],
       schema: 'credentialedProviderListFilter',
     });
-    const { rows, total } = await this.providers.list(facilityId, q);
-    reply.header('Content-Range', contentRange('credentialed-providers', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'credentialed-providers', q, await this.providers.list(facilityId, q));
   }
 
-  @Get('available-providers')
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', 'available-providers', 'manage', 'Facility')
   @ApiQuery({ name: 'exceptProviderId', required: false, description: 'the provider being edited (kept in the choices)' })
   @ApiOkResponse({ description: 'Active ITP providers not yet credentialed at this facility, sorted by name' })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
-  available(@Param('id') rawId: string, @Query('exceptProviderId') rawExcept?: string): Promise<ProviderChoice[]> {
+  available(@IdParam() id: number, @Query('exceptProviderId') rawExcept?: string): Promise<ProviderChoice[]> {
     const except = rawExcept === undefined || rawExcept === '' ? null : parseId(rawExcept);
-    return this.providers.availableProviders(parseId(rawId), except);
+    return this.providers.availableProviders(id, except);
   }
 
-  @Get(':providerId')
-  @CheckAbility('manage', 'Facility')
-  @ApiParam({ name: 'providerId', type: Number })
+  @Route('GET', ':providerId', 'manage', 'Facility')
   @ApiOkResponse({ description: 'The credentialed provider', schema: RECORD })
   @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
-  get(@Param('id') rawId: string, @Param('providerId') rawProviderId: string): Promise<CredentialedProviderRecord> {
-    return this.providers.get(parseId(rawId), parseId(rawProviderId));
+  get(@IdParam() id: number, @IdParam('providerId') providerId: number): Promise<CredentialedProviderRecord> {
+    return this.providers.get(id, providerId);
   }
 
-  @Post()
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('CredentialedProvider.Create')
+  @Route('POST', '', 'manage', 'Facility', 'CredentialedProvider.Create')
   @ApiSchemaBody('credentialedProvider')
   @ApiCreatedResponse({ description: 'The credentialed provider', schema: RECORD })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the provider is already credentialed here (field providerId)' })
-  create(@Param('id') rawId: string, @Body(schema('credentialedProvider')) body: CredentialedProviderInput): Promise<CredentialedProviderRecord> {
-    return this.providers.create(parseId(rawId), body);
+  create(@IdParam() id: number, @Body(schema('credentialedProvider')) body: CredentialedProviderInput): Promise<CredentialedProviderRecord> {
+    return this.providers.create(id, body);
   }
 
-  @Put(':providerId')
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('CredentialedProvider.Update')
-  @ApiParam({ name: 'providerId', type: Number })
+  @Route('PUT', ':providerId', 'manage', 'Facility', 'CredentialedProvider.Update')
   @ApiSchemaBody('credentialedProvider')
   @ApiOkResponse({ description: 'The credentialed provider after the change', schema: RECORD })
   @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
   update(
-    @Param('id') rawId: string,
-    @Param('providerId') rawProviderId: string,
+    @IdParam() id: number,
+    @IdParam('providerId') providerId: number,
     @Body(schema('credentialedProvider')) body: CredentialedProviderInput,
   ): Promise<CredentialedProviderRecord> {
-    return this.providers.update(parseId(rawId), parseId(rawProviderId), body);
+    return this.providers.update(id, providerId, body);
   }
 
-  @Delete(':providerId')
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('CredentialedProvider.Delete')
-  @ApiParam({ name: 'providerId', type: Number })
+  @Route('DELETE', ':providerId', 'manage', 'Facility', 'CredentialedProvider.Delete')
   @ApiOkResponse({ description: '{ id } of the removed provider' })
   @ApiNotFoundResponse({ description: 'NTFND: the provider is not credentialed at this facility' })
-  remove(@Param('id') rawId: string, @Param('providerId') rawProviderId: string): Promise<{ id: number }> {
-    return this.providers.remove(parseId(rawId), parseId(rawProviderId));
+  remove(@IdParam() id: number, @IdParam('providerId') providerId: number): Promise<{ id: number }> {
+    return this.providers.remove(id, providerId);
   }
 }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { AGE_BANDS, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
-import { CodedError, invalid, notFound, notUnique } from '../common/coded-error';
+import { CodedError, AGE_BANDS, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
+import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
 import type { AcceptedPatients } from './division.model';
@@ -70,7 +70,7 @@ export async function assertDivisionHasNoCredentialedProviders(sequelize: Sequel
     { bind: [divisionId], type: QueryTypes.SELECT },
   );
   if (providers.length)
-    throw new CodedError(409, ErrorCode.DeactivateDivisionWithCredentialedProviders, providers, [
+    throw new CodedError(ErrorCode.DeactivateDivisionWithCredentialedProviders, providers, [
       { field: 'isActive', key: 'deactivateWithCredentialedProviders', message: 'The division has credentialed providers' },
     ]);
 }

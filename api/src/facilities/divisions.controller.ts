@@ -1,17 +1,18 @@
-import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
 import { divisionLookupSchema, divisionRecordSchema, type AppAbility, type DivisionLookup, type DivisionRecord } from '@crisis/forms';
-import { assertCan, CheckAbility } from '../auth/abilities.guard';
+import { assertCan } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { DIVISION_SORTABLE, DivisionsService, type DivisionInput, type DivisionListFilter } from './divisions.service';
 import { ApiListQuery } from './facilities.controller';
-import { parseCheckedList, parseId, parseLookupFilter } from './list-params';
+import { parseCheckedList, parseLookupFilter } from './list-params';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const DIVISION = divisionRecordSchema as unknown as SchemaObject;
 const DIVISION_LOOKUP = divisionLookupSchema as unknown as SchemaObject;
@@ -26,8 +27,7 @@ const DIVISION_LOOKUP = divisionLookupSchema as unknown as SchemaObject;
 export class DivisionsController {
   constructor(private readonly divisions: DivisionsService) {}
 
-  @Get()
-  @CheckAbility('read', 'Facility')
+  @Route('GET', '', 'read', 'Facility')
   @ApiListQuery(DIVISION_SORTABLE, 'q (name contains), type (Source | Referring), showActiveOnly, id[]')
   @ApiOkResponse({
     description: 'A page of the facility\'s divisions, default sort name ascending; total in Content-Range ("divisions 0-9/12")',
@@ -35,66 +35,54 @@ export class DivisionsController {
   })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   async list(
-    @Param('id') rawId: string,
+    @IdParam() facilityId: number,
     @Query() query: Record<string, unknown>,
     @CurrentAbility() ability: AppAbility,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DivisionRecord[]> {
-    const facilityId = this.readable(rawId, ability);
+    this.assertReadable(facilityId, ability);
     const q = parseCheckedList<DivisionListFilter>(query, { sortable: DIVISION_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'divisionListFilter' });
-    const { rows, total } = await this.divisions.list(facilityId, q);
-    reply.header('Content-Range', contentRange('divisions', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'divisions', q, await this.divisions.list(facilityId, q));
   }
 
-  @Get('lookups')
-  @CheckAbility('read', 'Facility')
+  @Route('GET', 'lookups', 'read', 'Facility')
   @ApiQuery({ name: 'filter', required: false, description: 'JSON object: q, type, showActiveOnly, id[] (or the same keys as plain query parameters)' })
   @ApiBadRequestResponse({ description: 'INV: a bad filter; `fields` names each problem' })
   @ApiOkResponse({ description: 'The facility\'s divisions (id, name, isActive, type), sorted by name', schema: { type: 'array', items: DIVISION_LOOKUP } })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
-  lookups(@Param('id') rawId: string, @Query() query: Record<string, unknown>, @CurrentAbility() ability: AppAbility): Promise<DivisionLookup[]> {
-    const facilityId = this.readable(rawId, ability);
+  lookups(@IdParam() facilityId: number, @Query() query: Record<string, unknown>, @CurrentAbility() ability: AppAbility): Promise<DivisionLookup[]> {
+    this.assertReadable(facilityId, ability);
     return this.divisions.lookups(facilityId, parseLookupFilter<DivisionListFilter>(query, 'divisionListFilter', ['id']));
   }
 
-  @Post()
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('Division.Create')
+  @Route('POST', '', 'manage', 'Facility', 'Division.Create')
   @ApiSchemaBody('division')
   @ApiCreatedResponse({ description: 'The created division', schema: DIVISION })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the facility has a division of this name (field name)' })
-  create(@Param('id') rawId: string, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {
-    return this.divisions.create(parseId(rawId), body);
+  create(@IdParam() id: number, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {
+    return this.divisions.create(id, body);
   }
 
-  @Get(':divisionId')
-  @CheckAbility('read', 'Facility')
-  @ApiParam({ name: 'divisionId', type: Number })
+  @Route('GET', ':divisionId', 'read', 'Facility')
   @ApiOkResponse({ description: 'The division', schema: DIVISION })
   @ApiNotFoundResponse({ description: 'NTFND: no such division in this facility' })
-  get(@Param('id') rawId: string, @Param('divisionId') rawDivisionId: string, @CurrentAbility() ability: AppAbility): Promise<DivisionRecord> {
-    const facilityId = this.readable(rawId, ability);
-    return this.divisions.get(facilityId, parseId(rawDivisionId));
+  get(@IdParam() facilityId: number, @IdParam('divisionId') divisionId: number, @CurrentAbility() ability: AppAbility): Promise<DivisionRecord> {
+    this.assertReadable(facilityId, ability);
+    return this.divisions.get(facilityId, divisionId);
   }
 
-  @Put(':divisionId')
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('Division.Update')
-  @ApiParam({ name: 'divisionId', type: Number })
+  @Route('PUT', ':divisionId', 'manage', 'Facility', 'Division.Update')
   @ApiSchemaBody('division')
   @ApiOkResponse({ description: 'The updated division (type and subtype cannot change: 400 INV naming the field)', schema: DIVISION })
   @ApiNotFoundResponse({ description: 'NTFND: no such division in this facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the facility has another division of this name (field name)' })
-  update(@Param('id') rawId: string, @Param('divisionId') rawDivisionId: string, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {
-    return this.divisions.update(parseId(rawId), parseId(rawDivisionId), body);
+  update(@IdParam() id: number, @IdParam('divisionId') divisionId: number, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {
+    return this.divisions.update(id, divisionId, body);
   }
 
-  /** The facility id of the route, if the user may read that facility (a facility admin: her own). */
-  private readable(rawId: string, ability: AppAbility): number {
-    const facilityId = parseId(rawId);
+  /** FRBD unless the user may read the route's facility (a facility admin: her own). */
+  private assertReadable(facilityId: number, ability: AppAbility) {
     assertCan(ability, 'read', 'Facility', { id: facilityId });
-    return facilityId;
   }
 }

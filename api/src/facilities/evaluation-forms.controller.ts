@@ -1,12 +1,11 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { REQUEST_TYPES, type EvaluationFormLookup, type FacilityEvaluationFormRecord } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
-import { AuditAction } from '../audit/audit.interceptor';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { EvaluationFormsService, type FacilityEvaluationFormInput } from './evaluation-forms.service';
-import { parseId } from './list-params';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
 
 const SETTING = {
   type: 'object',
@@ -24,8 +23,7 @@ const SETTING = {
 export class EvaluationFormsController {
   constructor(private readonly forms: EvaluationFormsService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', '', 'manage', 'Facility')
   @ApiOkResponse({
     description: 'All evaluation forms (id, name, isDefault), defaults first, then by name',
     schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, isDefault: { type: 'boolean' } } } },
@@ -42,21 +40,18 @@ export class EvaluationFormsController {
 export class FacilityEvaluationFormsController {
   constructor(private readonly forms: EvaluationFormsService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', '', 'manage', 'Facility')
   @ApiOkResponse({ description: 'One row per request type: its evaluation form and bill-to-EHR flag', schema: { type: 'array', items: SETTING } })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
-  list(@Param('id') rawId: string): Promise<FacilityEvaluationFormRecord[]> {
-    return this.forms.forFacility(parseId(rawId));
+  list(@IdParam() id: number): Promise<FacilityEvaluationFormRecord[]> {
+    return this.forms.forFacility(id);
   }
 
-  @Put()
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('Facility.UpdateEvaluationForm')
+  @Route('PUT', '', 'manage', 'Facility', 'Facility.UpdateEvaluationForm')
   @ApiSchemaBody('facilityEvaluationForm')
   @ApiOkResponse({ description: 'The saved row of that request type', schema: SETTING })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
-  save(@Param('id') rawId: string, @Body(schema('facilityEvaluationForm')) body: FacilityEvaluationFormInput): Promise<FacilityEvaluationFormRecord> {
-    return this.forms.save(parseId(rawId), body);
+  save(@IdParam() id: number, @Body(schema('facilityEvaluationForm')) body: FacilityEvaluationFormInput): Promise<FacilityEvaluationFormRecord> {
+    return this.forms.save(id, body);
   }
 }

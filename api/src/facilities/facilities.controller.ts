@@ -1,26 +1,22 @@
-import { applyDecorators, Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
-import { facilityLookupSchema, facilityRecordSchema, type AppAbility, type FacilityRecord } from '@crisis/forms';
-import { assertCan, CheckAbility } from '../auth/abilities.guard';
+import { ErrorCode, facilityLookupSchema, facilityRecordSchema, type AppAbility, type FacilityRecord } from '@crisis/forms';
+import { assertCan } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { FacilitiesService, type FacilityInput } from './facilities.service';
 import { FACILITY_SORTABLE, type FacilityListFilter } from './facility-list.query';
-import { parseCheckedList, parseId, parseLookupFilter } from './list-params';
+import { parseCheckedList, parseLookupFilter } from './list-params';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
 
-/** Documents the ra-data-simple-rest list parameters. */
-export const ApiListQuery = (sortable: readonly string[], filterKeys: string) =>
-  applyDecorators(
-    ApiQuery({ name: 'sort', required: false, description: `JSON ["field","ASC"|"DESC"]; field one of ${sortable.join(', ')}` }),
-    ApiQuery({ name: 'range', required: false, description: 'JSON [first, last] row numbers, e.g. [0,24]' }),
-    ApiQuery({ name: 'filter', required: false, description: `JSON object with ${filterKeys}` }),
-    ApiBadRequestResponse({ description: 'INV: bad sort, range or filter; `fields` names each problem' }),
-  );
+import { ApiListQuery } from '../common/list-route';
+
+export { ApiListQuery };
 
 // forms/ schemas use JSON Schema's type arrays (['string','null']), which OpenAPI 3.0's typing lacks.
 const FACILITY = facilityRecordSchema as unknown as SchemaObject;
@@ -32,8 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export class FacilitiesController {
   constructor(private readonly facilities: FacilitiesService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', '', 'manage', 'Facility')
   @ApiListQuery(FACILITY_SORTABLE, 'q (name contains), showActiveOnly, states[], cities[], divisionType (Source | Referring | NoDivisionSpecified), includeNoDivisionSpecified, id[]')
   @ApiOkResponse({
     description: 'A page of facilities, default sort name ascending; the filtered total is in Content-Range ("facilities 0-24/319")',
@@ -47,8 +42,7 @@ export class FacilitiesController {
     return json;
   }
 
-  @Get('lookups')
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', 'lookups', 'manage', 'Facility')
   @ApiQuery({ name: 'filter', required: false, description: 'JSON object: showActiveOnly, states[], divisionType, q, id[] (or the same keys as plain query parameters)' })
   @ApiBadRequestResponse({ description: 'INV: a bad filter; `fields` names each problem' })
   @ApiOkResponse({ description: 'Every matching facility, sorted by name', schema: { type: 'array', items: FACILITY_LOOKUP } })
@@ -58,9 +52,7 @@ export class FacilitiesController {
     return this.facilities.lookups(filter);
   }
 
-  @Post()
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('Facility.Create')
+  @Route('POST', '', 'manage', 'Facility', 'Facility.Create')
   @ApiSchemaBody('facility')
   @ApiCreatedResponse({ description: 'The created facility', schema: FACILITY })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a facility with this name and zip exists (fields name, address.zipCode)' })
@@ -68,45 +60,35 @@ export class FacilitiesController {
     return this.facilities.create(body);
   }
 
-  @Get(':id')
-  @CheckAbility('read', 'Facility')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'read', 'Facility')
   @ApiOkResponse({ description: 'The facility (a facility admin: her own only)', schema: FACILITY })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') rawId: string, @CurrentAbility() ability: AppAbility): Promise<FacilityRecord> {
-    const id = parseId(rawId);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  get(@IdParam() id: number, @CurrentAbility() ability: AppAbility): Promise<FacilityRecord> {
     assertCan(ability, 'read', 'Facility', { id });
     return this.facilities.get(id);
   }
 
-  @Put(':id')
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('Facility.Update')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id', 'manage', 'Facility', 'Facility.Update')
   @ApiSchemaBody('facility')
   @ApiOkResponse({ description: 'The updated facility', schema: FACILITY })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   @ApiConflictResponse({
     description:
       'INV.NOT.UNIQ (name + zip taken); INV.DEACTIVATE.FACILITY.WITH.ACTIVE.DIVISIONS (payload: division names); INV.DEACTIVATE.FACILITY.WITH.GROUPS (payload: group names)',
   })
-  update(@Param('id') rawId: string, @Body(schema('facility')) body: FacilityInput): Promise<FacilityRecord> {
-    return this.facilities.update(parseId(rawId), body);
+  update(@IdParam() id: number, @Body(schema('facility')) body: FacilityInput): Promise<FacilityRecord> {
+    return this.facilities.update(id, body);
   }
 
-  @Put(':id/settings/mfa')
-  @CheckAbility('update', 'Facility')
-  @AuditAction('Facility.UpdateMfa')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id/settings/mfa', 'update', 'Facility', 'Facility.UpdateMfa')
   @ApiSchemaBody('facilityMfa')
   @ApiOkResponse({ description: 'The facility after the change (a facility admin: her own only)', schema: FACILITY })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   setMfa(
-    @Param('id') rawId: string,
+    @IdParam() id: number,
     @Body(schema('facilityMfa')) body: { isMfaEnabled: boolean },
     @CurrentAbility() ability: AppAbility,
   ): Promise<FacilityRecord> {
-    const id = parseId(rawId);
     assertCan(ability, 'update', 'Facility', { id }, 'isMfaEnabled');
     return this.facilities.setMfa(id, body.isMfaEnabled);
   }

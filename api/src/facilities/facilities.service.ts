@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ErrorCode, type FacilityRecord } from '@crisis/forms';
-import { CodedError, notFound, notUnique } from '../common/coded-error';
+import { CodedError, ErrorCode, type FacilityRecord } from '@crisis/forms';
+import { notFound, notUnique } from '../common/coded-error';
 import { preparedRead } from '../common/prepared-read';
 import { auditValues } from '../common/request-context';
 import type { ListQuery } from '../common/list-query';
@@ -144,7 +144,7 @@ export class FacilitiesService {
       { bind: [id], type: QueryTypes.SELECT },
     );
     if (active.names?.length)
-      throw new CodedError(409, ErrorCode.DeactivateFacilityWithActiveDivisions, active.names, [
+      throw new CodedError(ErrorCode.DeactivateFacilityWithActiveDivisions, active.names, [
         { field: 'isActive', key: 'deactivateWithActiveDivisions', message: 'The facility has active divisions' },
       ]);
     const groups = await this.sequelize.query<{ name: string }>(
@@ -156,7 +156,6 @@ export class FacilitiesService {
     );
     if (groups.length)
       throw new CodedError(
-        409,
         ErrorCode.DeactivateFacilityWithGroups,
         groups.map((g) => g.name),
         [{ field: 'isActive', key: 'deactivateWithGroups', message: 'The facility belongs to group organizations' }],

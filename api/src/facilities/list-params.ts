@@ -1,5 +1,5 @@
 import { normalizeInput, validate, type FieldError, type SchemaName } from '@crisis/forms';
-import { invalid, notFound } from '../common/coded-error';
+import { invalid } from '../common/coded-error';
 import { parseListQuery, type ListQuery } from '../common/list-query';
 
 /** Field errors of a list filter are reported under `filter.` so they cannot be mistaken for a form's. */
@@ -44,11 +44,5 @@ export function parseLookupFilter<F>(query: Record<string, unknown>, schemaName:
   return checkFilter<F>(out, schemaName);
 }
 
-/** A route id: a positive 32-bit integer, else the record cannot exist (404 NTFND). */
-export function parseId(raw: unknown): number {
-  const s = String(raw ?? '');
-  if (!/^\d{1,10}$/.test(s)) throw notFound();
-  const n = Number(s);
-  if (n < 1 || n > 2147483647) throw notFound();
-  return n;
-}
+/** Re-exported for the callers that still parse route ids by hand (prefer `@IdParam()`). */
+export { parseId } from '../common/id-param';

@@ -1,15 +1,15 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PREFERRED_FACILITIES_PAGE_SIZE, type FacilityLookup, type PreferredFacilityRecord } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
-import { AuditAction } from '../audit/audit.interceptor';
-import { contentRange } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from './facilities.controller';
-import { parseCheckedList, parseId } from './list-params';
+import { parseCheckedList } from './list-params';
 import { PREFERRED_FACILITY_SORTABLE, PreferredFacilitiesService, type PreferredFacilityListFilter } from './preferred-facilities.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const RECORD = {
   type: 'object',
@@ -28,54 +28,45 @@ const RECORD = {
 export class PreferredFacilitiesController {
   constructor(private readonly preferred: PreferredFacilitiesService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', '', 'manage', 'Facility')
   @ApiListQuery(PREFERRED_FACILITY_SORTABLE, 'q (name contains), id[]')
   @ApiOkResponse({ description: `A page (default ${PREFERRED_FACILITIES_PAGE_SIZE}) of preferred facilities sorted by name; total in Content-Range`, schema: { type: 'array', items: RECORD } })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   async list(
-    @Param('id') rawId: string,
+    @IdParam() facilityId: number,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PreferredFacilityRecord[]> {
-    const facilityId = parseId(rawId);
     const withRange = query.range === undefined ? { ...query, range: JSON.stringify([0, PREFERRED_FACILITIES_PAGE_SIZE - 1]) } : query;
     const q = parseCheckedList<PreferredFacilityListFilter>(withRange, {
       sortable: PREFERRED_FACILITY_SORTABLE,
       defaultSort: ['name', 'ASC'],
       schema: 'preferredFacilityListFilter',
     });
-    const { rows, total } = await this.preferred.list(facilityId, q);
-    reply.header('Content-Range', contentRange('preferred-facilities', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'preferred-facilities', q, await this.preferred.list(facilityId, q));
   }
 
-  @Get('available')
-  @CheckAbility('manage', 'Facility')
+  @Route('GET', 'available', 'manage', 'Facility')
   @ApiOkResponse({ description: 'Facilities the add modal offers: active, with an active Referring division, not this one, not already preferred' })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
-  available(@Param('id') rawId: string): Promise<FacilityLookup[]> {
-    return this.preferred.available(parseId(rawId));
+  available(@IdParam() id: number): Promise<FacilityLookup[]> {
+    return this.preferred.available(id);
   }
 
-  @Post()
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('PreferredFacility.Create')
+  @Route('POST', '', 'manage', 'Facility', 'PreferredFacility.Create')
   @ApiSchemaBody('preferredFacility')
   @ApiCreatedResponse({ description: 'The preferred facility', schema: RECORD })
   @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: already preferred (field facilityId)' })
-  add(@Param('id') rawId: string, @Body(schema('preferredFacility')) body: { facilityId: number }): Promise<PreferredFacilityRecord> {
-    return this.preferred.add(parseId(rawId), body.facilityId);
+  add(@IdParam() id: number, @Body(schema('preferredFacility')) body: { facilityId: number }): Promise<PreferredFacilityRecord> {
+    return this.preferred.add(id, body.facilityId);
   }
 
-  @Delete(':preferredId')
-  @CheckAbility('manage', 'Facility')
-  @AuditAction('PreferredFacility.Delete')
+  @Route('DELETE', ':preferredId', 'manage', 'Facility', 'PreferredFacility.Delete')
   @ApiParam({ name: 'preferredId', type: Number, description: 'the preferred facility id' })
   @ApiOkResponse({ description: '{ id } of the removed preferred facility' })
   @ApiNotFoundResponse({ description: 'NTFND: not a preferred facility of this facility' })
-  remove(@Param('id') rawId: string, @Param('preferredId') rawPreferredId: string): Promise<{ id: number }> {
-    return this.preferred.remove(parseId(rawId), parseId(rawPreferredId));
+  remove(@IdParam() id: number, @IdParam('preferredId') preferredId: number): Promise<{ id: number }> {
+    return this.preferred.remove(id, preferredId);
   }
 }

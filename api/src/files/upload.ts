@@ -1,12 +1,11 @@
 import { Readable } from 'stream';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { EMPTY_FILE, ErrorCode, FILE_TOO_BIG, UPLOAD_MAX_BYTES } from '@crisis/forms';
-import { CodedError } from '../common/coded-error';
+import { CodedError, EMPTY_FILE, ErrorCode, FILE_TOO_BIG, UPLOAD_MAX_BYTES } from '@crisis/forms';
 import { FileTooLargeError, type FileStorage } from './storage';
 
 export const fileError = (key: string, message: string) =>
-  new CodedError(400, ErrorCode.Invalid, undefined, [{ field: 'file', key, message }], message);
+  new CodedError(ErrorCode.Invalid, undefined, [{ field: 'file', key, message }], message);
 export const fileTooBig = () => fileError('fileMaxSize', FILE_TOO_BIG);
 export const emptyFile = () => fileError('emptyFile', EMPTY_FILE);
 

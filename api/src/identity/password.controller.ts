@@ -1,18 +1,16 @@
-import { Body, Controller, HttpCode, Put, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Req } from '@nestjs/common';
 import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ErrorCode, type UserContext } from '@crisis/forms';
-import { AuditAction } from '../audit/audit.interceptor';
-import { CheckAbility } from '../auth/abilities.guard';
+import { CodedError, ErrorCode, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { UserContextService } from '../auth/user-context.service';
-import { CodedError } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { config } from '../config';
 import { hashPassword, verifyPassword } from './password-hash';
+import { Route } from '../common/route';
 
 interface ChangePasswordBody {
   currentPassword: string;
@@ -33,10 +31,8 @@ export class PasswordController {
     private readonly users: UserContextService,
   ) {}
 
-  @Put('password')
+  @Route('PUT', 'password', 'update', 'Profile', 'User.ChangePassword')
   @HttpCode(204)
-  @CheckAbility('update', 'Profile')
-  @AuditAction('User.ChangePassword')
   @ApiSchemaBody('changePassword')
   @ApiNoContentResponse({ description: 'Changed; tokens issued before now are revoked' })
   async change(
@@ -50,7 +46,7 @@ export class PasswordController {
       { replacements: { id: user.id }, type: QueryTypes.SELECT },
     );
     if (!row || !(await verifyPassword(body.currentPassword, row.password_hash))) {
-      throw new CodedError(400, ErrorCode.WrongCurrentPassword, undefined, [
+      throw new CodedError(ErrorCode.WrongCurrentPassword, undefined, [
         { field: 'currentPassword', key: 'currentPasswordInvalid', message: 'Current password invalid' },
       ]);
     }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { MedicalInformationInput, UserContext } from '@crisis/forms';
+import { ErrorCode, type MedicalInformationInput, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAction } from '../audit/audit.interceptor';
@@ -28,7 +28,7 @@ export class MedicalInformationController {
     description:
       'Every field of spec 01 §3 Medical information with diagnoses as { code, description } and the case recommendation; facility roles get only the facility subset',
   })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   get(@CurrentUser() user: UserContext, @Param('id') id: string) {
     return this.service.get(user, parseId(id));
   }

@@ -209,7 +209,7 @@ export class MedicalInformationService {
       caseStatus: c.status,
       includeOutOfStateFacilities: c.includeOutOfStateFacilities,
     });
-    if (reason && confirmed !== true) throw new CodedError(409, ErrorCode.MedicalInformationConfirmationRequired, { reason });
+    if (reason && confirmed !== true) throw new CodedError(ErrorCode.MedicalInformationConfirmationRequired, { reason });
 
     const { mainRecommendation, recommendationCriteria, recommendationNote, ...rest } = after;
     const recommendationChanged =
@@ -312,13 +312,13 @@ export class MedicalInformationService {
     );
     if (holder?.subjectId === user.id) return;
     if (holder)
-      throw new CodedError(409, ErrorCode.ObjectAlreadyClaimed, {
+      throw new CodedError(ErrorCode.ObjectAlreadyClaimed, {
         objectId: caseId,
         objectType: MEDICAL_INFORMATION_CLAIM_TYPE,
         subjectId: holder.subjectId,
         subjectName: holder.subjectName,
       });
-    throw new CodedError(409, ErrorCode.ClaimOverdueOrInactive, { objectId: caseId, objectType: MEDICAL_INFORMATION_CLAIM_TYPE });
+    throw new CodedError(ErrorCode.ClaimOverdueOrInactive, { objectId: caseId, objectType: MEDICAL_INFORMATION_CLAIM_TYPE });
   }
 
   private async checkDiagnoses(input: { primaryDiagnosisCode?: string | null; secondaryDiagnosisCodes?: string[] | null }) {

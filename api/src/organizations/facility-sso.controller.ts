@@ -1,13 +1,13 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { AppAbility, ExternalLoginSettingsRecord } from '@crisis/forms';
-import { assertCan, CheckAbility } from '../auth/abilities.guard';
+import { Body, Controller } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorCode, type AppAbility, type ExternalLoginSettingsRecord } from '@crisis/forms';
+import { assertCan } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { parseId } from '../facilities/list-params';
 import { OrganizationSettingsService, type ExternalLoginInput } from './organization-settings.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
 
 /** SSO of a facility (spec 03 §7 Facilities: GET and PUT {id}/external-login-provider-settings). */
 @ApiTags('facilities')
@@ -15,30 +15,23 @@ import { OrganizationSettingsService, type ExternalLoginInput } from './organiza
 export class FacilitySsoController {
   constructor(private readonly settings: OrganizationSettingsService) {}
 
-  @Get(':id/external-login-provider-settings')
-  @CheckAbility('update', 'Facility')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/external-login-provider-settings', 'update', 'Facility')
   @ApiOkResponse({ description: "The facility's SSO settings (id null when never configured); a facility admin: her own facility only" })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') rawId: string, @CurrentAbility() ability: AppAbility): Promise<ExternalLoginSettingsRecord> {
-    const id = parseId(rawId);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  get(@IdParam() id: number, @CurrentAbility() ability: AppAbility): Promise<ExternalLoginSettingsRecord> {
     assertCan(ability, 'update', 'Facility', { id }, 'externalLoginProviderSettings');
     return this.settings.getSso(id);
   }
 
-  @Put(':id/external-login-provider-settings')
-  @CheckAbility('update', 'Facility')
-  @AuditAction('Facility.UpdateExternalLoginSettings')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id/external-login-provider-settings', 'update', 'Facility', 'Facility.UpdateExternalLoginSettings')
   @ApiSchemaBody('externalLoginSettings')
   @ApiOkResponse({ description: "The facility's SSO settings after the change; 400 INV 'Invalid X509 Certificate' on x509Certificate" })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   update(
-    @Param('id') rawId: string,
+    @IdParam() id: number,
     @Body(schema('externalLoginSettings')) body: ExternalLoginInput,
     @CurrentAbility() ability: AppAbility,
   ): Promise<ExternalLoginSettingsRecord> {
-    const id = parseId(rawId);
     assertCan(ability, 'update', 'Facility', { id }, 'externalLoginProviderSettings');
     return this.settings.updateSso(id, body);
   }

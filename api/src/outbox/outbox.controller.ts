@@ -1,10 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Op } from 'sequelize';
-import { ErrorCode } from '@crisis/forms';
+import { CodedError, ErrorCode } from '@crisis/forms';
 import { config } from '../config';
 import { Public } from '../auth/public.decorator';
-import { CodedError } from '../common/coded-error';
 import { OutboxMessage } from './outbox-message.model';
 
 /** Demo tools (spec 03 §2): the outbox of e-mails, SMS and calls, for a demo with no provider configured. */
@@ -16,9 +15,9 @@ export class OutboxController {
   // demo tools are on (by default only when neither SMTP nor Twilio is configured).
   @Public()
   async list(@Query('channel') channel?: string, @Query('to') to?: string) {
-    if (!config.demoTools) throw new CodedError(404, ErrorCode.NotFound);
+    if (!config.demoTools) throw new CodedError(ErrorCode.NotFound);
     if (channel !== undefined && !['email', 'sms', 'call'].includes(channel))
-      throw new CodedError(400, ErrorCode.Invalid, undefined, [{ field: 'channel', key: 'enum', message: 'Invalid value' }]);
+      throw new CodedError(ErrorCode.Invalid, undefined, [{ field: 'channel', key: 'enum', message: 'Invalid value' }]);
     const rows = await OutboxMessage.findAll({
       where: {
         ...(channel ? { channel } : {}),

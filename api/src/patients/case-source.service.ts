@@ -54,7 +54,7 @@ export class CaseSourceService {
         'SELECT 1 FROM requests WHERE case_id = $1 AND status = ANY($2::text[]) LIMIT 1',
         [caseId, ACTIVE_REQUEST_STATUSES],
       );
-      if (active) throw new CodedError(409, ErrorCode.UpdateSourceWithActiveRequests);
+      if (active) throw new CodedError(ErrorCode.UpdateSourceWithActiveRequests);
       if (!input.forceUpdate) {
         // The case's provider (of its latest request) must also be credentialed at the new division.
         const [missing] = await select<{ name: string }>(
@@ -68,7 +68,7 @@ export class CaseSourceService {
           [caseId, input.sourceDivisionId],
         );
         if (missing)
-          throw new CodedError(409, ErrorCode.UpdateCaseWithCredentialedProviders, { providerName: missing.name }, undefined,
+          throw new CodedError(ErrorCode.UpdateCaseWithCredentialedProviders, { providerName: missing.name }, undefined,
             `${missing.name} is not credentialed at the new division`);
       }
     }

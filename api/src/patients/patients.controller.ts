@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CaseSourceDetailsInput, PatientInput, UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
+import { ErrorCode, type CaseSourceDetailsInput, type PatientInput, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
 import { requestContext } from '../common/request-context';
 import { afterCommit } from '../common/after-commit';
@@ -12,11 +10,14 @@ import { invalid } from '../common/coded-error';
 import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { checkFilter, parseId } from '../facilities/list-params';
+import { checkFilter } from '../facilities/list-params';
 import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService } from '../cases/cases.service';
 import { CaseSourceService } from './case-source.service';
 import { LOG_PAGE_SIZE, PatientsService } from './patients.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 
 
 /** A 1-based page number from the query (default 1). */
@@ -39,10 +40,7 @@ export class CasePatientController {
     private readonly source: CaseSourceService,
   ) {}
 
-  @Put(':id')
-  @CheckAbility('update', 'Case')
-  @AuditAction('Case.UpdateSource')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id', 'update', 'Case', 'Case.UpdateSource')
   @ApiSchemaBody('caseSourceDetails')
   @ApiOkResponse({ description: '{ id, divisionChanged }' })
   @ApiConflictResponse({
@@ -50,9 +48,7 @@ export class CasePatientController {
       'INV.CASE.IS.CLOSED; INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS (division change while a request is active); ' +
       "INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS (payload { providerName }: resubmit with forceUpdate)",
   })
-  async updateSource(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async updateSource(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
     const { divisionChanged } = await this.source.update(user, caseId, body);
     await afterCommit('notify source updated', () =>
       this.commands.run(user, caseId, { kind: 'recordEvent', event: 'CaseSourceUpdated', payload: { divisionChanged } }),
@@ -60,40 +56,27 @@ export class CasePatientController {
     return { id: caseId, divisionChanged };
   }
 
-  @Get(':id/source-divisions')
-  @CheckAbility('update', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/source-divisions', 'update', 'Case')
   @ApiOkResponse({ description: "Active Source divisions of the case's facility (the source-details division picker)" })
-  async sourceDivisions(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async sourceDivisions(@ScopedCase() { id: caseId }: CaseRef) {
     return this.source.divisionChoices(caseId);
   }
 
-  @Put(':id/patient')
-  @CheckAbility('update', 'Case')
-  @AuditAction('Case.UpdatePatient')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id/patient', 'update', 'Case', 'Case.UpdatePatient')
   @ApiSchemaBody('patient')
   @ApiOkResponse({ description: 'The saved patient' })
   @ApiConflictResponse({
     description: 'INV.CASE.IS.CLOSED; INV.PATIENT.LOCKED.WHILE.CONTACTING (payload { field }: veteran flag, date of birth or gender while contacting)',
   })
-  async updatePatient(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('patient')) body: PatientInput) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async updatePatient(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('patient')) body: PatientInput) {
     return this.patients.updateCasePatient(user, caseId, body);
   }
 
-  @Get(':id/patient/logs')
-  @CheckAbility('read', 'PatientLog')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/patient/logs', 'read', 'PatientLog')
   @ApiQuery({ name: 'page', required: false, description: '1-based page of 10 rows' })
   @ApiOkResponse({ description: '{ rows, total, page, pageSize }: patient changes of this case, newest first (name, oldValue, newValue, changedBy, changedAt)' })
-  async logs(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('page') page: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const caseId = parseId(id);
+  async logs(@ScopedCase() { id: caseId }: CaseRef, @Query('page') page: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const p = parsePage(page);
-    await this.cases.findInScope(user, caseId);
     const result = await this.patients.patientLogs(caseId, p);
     reply.header('Content-Range', contentRange('patient-logs', (p - 1) * LOG_PAGE_SIZE, result.rows.length, result.total));
     return result;
@@ -124,8 +107,7 @@ export class PatientsController {
     });
   }
 
-  @Get('search')
-  @CheckAbility('read', 'CaseSearchResult')
+  @Route('GET', 'search', 'read', 'CaseSearchResult')
   @ApiQuery({ name: 'name', required: false, description: 'part of the first or last name (every word must match)' })
   @ApiQuery({ name: 'dateOfBirth', required: false, description: 'YYYY-MM-DD' })
   @ApiOkResponse({ description: 'Up to 50 patients with reference number and last case' })
@@ -140,36 +122,28 @@ export class PatientsController {
     return this.patients.search(q);
   }
 
-  @Get(':id')
-  @CheckAbility('access', 'PatientHistory')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'access', 'PatientHistory')
   @ApiOkResponse({ description: 'The patient (spec 01 §3 Patient) with referenceNumber (5 digits), createdIn, sourceFacilities, lastCase, tags' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async get(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Param('id') id: string) {
-    const patientId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async get(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @IdParam() patientId: number) {
     const patient = await this.patients.get(patientId);
     await this.auditRead('Patient.Read', req, user, patientId);
     return patient;
   }
 
-  @Get(':id/history')
-  @CheckAbility('access', 'PatientHistory')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/history', 'access', 'PatientHistory')
   @ApiOkResponse({ description: '{ patient, cases }: every case of the patient (reference, created, status, source facility and division, outcome), newest first' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async history(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Param('id') id: string) {
-    const patientId = parseId(id);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async history(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @IdParam() patientId: number) {
     const history = await this.patients.history(user, patientId);
     await this.auditRead('Patient.History', req, user, patientId);
     return history;
   }
 
-  @Get(':id/insurances/last')
-  @CheckAbility('read', 'CaseSearchResult')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/insurances/last', 'read', 'CaseSearchResult')
   @ApiOkResponse({ description: "The insurances of the patient's latest case, in order" })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  lastInsurances(@Param('id') id: string) {
-    return this.patients.lastInsurances(parseId(id));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  lastInsurances(@IdParam() id: number) {
+    return this.patients.lastInsurances(id);
   }
 }

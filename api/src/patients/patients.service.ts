@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  CodedError,
   CaseStatus,
   ErrorCode,
   capitalizeName,
@@ -13,7 +14,7 @@ import {
   type PatientInput,
   type UserContext,
 } from '@crisis/forms';
-import { CodedError, notFound } from '../common/coded-error';
+import { notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { select } from '../reference/reference-sql';
 import { caseScopeSql } from '../cases/case-scope';
@@ -22,7 +23,7 @@ import { PATIENT_COLUMNS, type PatientRecord } from './patient-sql';
 
 export const LOG_PAGE_SIZE = 10;
 
-export const caseClosed = () => new CodedError(409, 'INV.CASE.IS.CLOSED', undefined, undefined, 'The case is closed');
+export const caseClosed = () => new CodedError(ErrorCode.CaseIsClosed, undefined, undefined, 'The case is closed');
 
 /** The change-log names of the patient fields (spec 01 §3 "Change-log rows"), with how to read each. */
 const TRACKED: Array<[name: string, read: (p: PatientRecord) => unknown]> = [
@@ -94,7 +95,6 @@ export class PatientsService {
     const locked = lockedPatientFields(c.status).filter((f) => asText((before as any)[f]) !== asText((after as any)[f]));
     if (locked.length)
       throw new CodedError(
-        409,
         ErrorCode.PatientLockedWhileContacting,
         { field: locked[0], fields: locked },
         locked.map((field) => ({ field, key: 'lockedWhileContacting', message: 'This value cannot be changed while contacting service organizations' })),

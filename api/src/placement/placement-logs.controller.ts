@@ -1,19 +1,21 @@
-import { Controller, Get, Param, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
-import { caseReference, type UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
+import { CodedError, caseReference, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
+import { AuditAfterCommand } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
-import { CodedError, invalid } from '../common/coded-error';
-import { contentRange, parseListQuery, queryValue } from '../common/list-query';
+import { invalid } from '../common/coded-error';
+import { parseListQuery, queryValue } from '../common/list-query';
 import { requestContext } from '../common/request-context';
 import { isTimeZone } from '../case-exports/pdf-layout';
 import { ApiListQuery } from '../facilities/facilities.controller';
-import { checkFilter, parseId } from '../facilities/list-params';
+import { checkFilter } from '../facilities/list-params';
 import { PlacementLogsService, type LogFilter, type LogSort } from './placement-logs.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const CASE_LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
 const DIVISION_LOG_SORTABLE = ['dateContact', 'createdAt', 'user', 'result', 'callbackAt'];
@@ -62,15 +64,12 @@ export class PlacementLogsController {
     }
   }
 
-  @Get('log/:caseId/csv')
-  @CheckAbility('read', 'PlacementLog')
-  @ApiParam({ name: 'caseId', type: Number })
+  @Route('GET', 'log/:caseId/csv', 'read', 'PlacementLog')
   @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV attachment placement-log-<000123>.csv: header row, one row per call (date contact, coordinator, referring facility, division, spoke with, result, note, follow-up, undone)' })
-  async caseLogCsv(@CurrentUser() user: UserContext, @Param('caseId') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  async caseLogCsv(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.Log.Csv', req, user, { caseId }, () => this.logs.caseLogCsv(user, caseId, filter, sort, tz), {
@@ -79,15 +78,12 @@ export class PlacementLogsController {
     });
   }
 
-  @Get('log/:caseId/pdf')
-  @CheckAbility('read', 'PlacementLog')
-  @ApiParam({ name: 'caseId', type: Number })
+  @Route('GET', 'log/:caseId/pdf', 'read', 'PlacementLog')
   @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'PDF attachment placement-log-<000123>.pdf: the calls of the search as a table' })
-  async caseLogPdf(@CurrentUser() user: UserContext, @Param('caseId') id: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const caseId = parseId(id);
+  async caseLogPdf(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.Log.Pdf', req, user, { caseId }, () => this.logs.caseLogPdf(user, caseId, filter, sort, tz), {
@@ -96,29 +92,22 @@ export class PlacementLogsController {
     });
   }
 
-  @Get('division/:divisionId/log')
-  @CheckAbility('manage', 'Placement')
+  @Route('GET', 'division/:divisionId/log', 'manage', 'Placement')
   @ApiParam({ name: 'divisionId', type: Number, description: 'referring division id' })
   @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
   @ApiOkResponse({ description: 'Division log entries { id, createdAt, spokeWith, user {id,name}, patients [{caseId,name}], result, note, callbackAt, undone, bulkId }: one entry per call, a bulk submission is one entry; default dateContact descending' })
-  async divisionLog(@Param('divisionId') id: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
-    const divisionId = parseId(id);
+  async divisionLog(@IdParam('divisionId') divisionId: number, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseListQuery(query, { sortable: DIVISION_LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
     const filter = checkFilter<LogFilter>(q.filter, 'placementLogFilter');
-    const { rows, total } = await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit });
-    reply.header('Content-Range', contentRange('entries', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'entries', q, await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit }));
   }
 
-  @Get('division/:divisionId/log/csv')
-  @CheckAbility('manage', 'Placement')
-  @ApiParam({ name: 'divisionId', type: Number })
+  @Route('GET', 'division/:divisionId/log/csv', 'manage', 'Placement')
   @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV attachment division-log-<id>.csv: header row, one row per entry' })
-  async divisionLogCsv(@Param('divisionId') id: string, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const divisionId = parseId(id);
+  async divisionLogCsv(@IdParam('divisionId') divisionId: number, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.DivisionLog.Csv', req, user, { divisionId }, async () => ({ stream: await this.logs.divisionLogCsv(divisionId, filter, sort, tz) }), {
@@ -127,15 +116,12 @@ export class PlacementLogsController {
     });
   }
 
-  @Get('division/:divisionId/log/pdf')
-  @CheckAbility('manage', 'Placement')
-  @ApiParam({ name: 'divisionId', type: Number })
+  @Route('GET', 'division/:divisionId/log/pdf', 'manage', 'Placement')
   @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
   @ApiQuery(TZ_QUERY)
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'PDF attachment division-log-<id>.pdf' })
-  async divisionLogPdf(@Param('divisionId') id: string, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
-    const divisionId = parseId(id);
+  async divisionLogPdf(@IdParam('divisionId') divisionId: number, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.DivisionLog.Pdf', req, user, { divisionId }, async () => {
@@ -151,25 +137,19 @@ export class PlacementLogsController {
 export class AcceptedCasesController {
   constructor(private readonly logs: PlacementLogsService) {}
 
-  @Get('accepted')
-  @CheckAbility('read', 'AcceptedCase')
+  @Route('GET', 'accepted', 'read', 'AcceptedCase')
   @ApiListQuery(ACCEPTED_SORTABLE, '(none)')
   @ApiOkResponse({ description: 'Open cases accepted by the user\'s referring division(s): { id, caseId, status, patient, sourceFacility, acceptedAt, divisionId, divisionName }; default patientAcceptedCreatedAt ascending' })
   async accepted(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseListQuery(query, { sortable: ACCEPTED_SORTABLE, defaultSort: ['patientAcceptedCreatedAt', 'ASC'] });
-    const { rows, total } = await this.logs.acceptedCases(user, q);
-    reply.header('Content-Range', contentRange('cases', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'cases', q, await this.logs.acceptedCases(user, q));
   }
 
-  @Put(':id/referring/confirm')
-  @CheckAbility('update', 'AcceptedCase')
-  @AuditAction('Case.ReferringConfirmArrival')
+  @Route('PUT', ':id/referring/confirm', 'update', 'AcceptedCase', 'Case.ReferringConfirmArrival')
   @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The referring facility confirms the patient arrived: the case is closed with the transfer outcome of its division. { caseId, status, caseOutcomeType, divisionId }' })
   @ApiConflictResponse({ description: 'INV.CASE.NOT.ACCEPTED, INV.CASE.IS.CLOSED, INV.CASE.HAS.ACTIVE.REQUEST' })
-  confirm(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.logs.confirmArrival(user, parseId(id));
+  confirm(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.logs.confirmArrival(user, id);
   }
 }

@@ -4,9 +4,9 @@ import { Sequelize } from 'sequelize-typescript';
 import { stringify } from 'csv-stringify';
 import PDFDocument from 'pdfkit';
 import type { Readable } from 'stream';
-import { DivisionType, OUTCOME_BY_REFERRING_TYPE, UserType, caseReference, logDateProblems, type UserContext } from '@crisis/forms';
+import { ErrorCode, CodedError, DivisionType, OUTCOME_BY_REFERRING_TYPE, UserType, caseReference, logDateProblems, type UserContext } from '@crisis/forms';
 import { formatPerformedAt } from '../audit/audit-log.service';
-import { CodedError, invalid, notFound } from '../common/coded-error';
+import { invalid, notFound } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { select } from '../reference/reference-sql';
 import { CasePdf, PRODUCT_NAME } from '../case-exports/pdf-layout';
@@ -296,8 +296,8 @@ export class PlacementLogsService {
         ORDER BY a.accepted_at DESC LIMIT 1`,
       bind,
     );
-    if (!row) throw new CodedError(409, 'INV.CASE.NOT.ACCEPTED', { caseId }, undefined, 'The patient was not accepted by your division');
-    if (row.status === 'Closed') throw new CodedError(409, 'INV.CASE.IS.CLOSED', { caseId }, undefined, 'The case is closed');
+    if (!row) throw new CodedError(ErrorCode.CaseNotAccepted, { caseId }, undefined, 'The patient was not accepted by your division');
+    if (row.status === 'Closed') throw new CodedError(ErrorCode.CaseIsClosed, { caseId }, undefined, 'The case is closed');
     const caseOutcomeType = OUTCOME_BY_REFERRING_TYPE[row.referring_type ?? ''] ?? 'Transferred_MentalHealthInpatient';
     const result = await this.commands.run(user, caseId, {
       kind: 'close',

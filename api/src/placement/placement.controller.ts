@@ -1,16 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { CallLogSubmitInput, UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
+import { ErrorCode, type CallLogSubmitInput, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction, AuditAfterCommand, SkipAudit } from '../audit/audit.interceptor';
-import { contentRange, parseListQuery } from '../common/list-query';
+import { AuditAfterCommand, SkipAudit } from '../audit/audit.interceptor';
+import { parseListQuery } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from '../facilities/facilities.controller';
-import { checkFilter, parseCheckedList, parseId } from '../facilities/list-params';
+import { checkFilter, parseCheckedList } from '../facilities/list-params';
 import { PlacementService } from './placement.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
+import { sendPage } from '../common/list-route';
 
 const LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
 
@@ -20,12 +22,10 @@ const LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result
 export class CasePlacementsController {
   constructor(private readonly placement: PlacementService) {}
 
-  @Get(':id/placements')
-  @CheckAbility('manage', 'Placement')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/placements', 'manage', 'Placement')
   @ApiOkResponse({ description: '{ tasks, reworkedWarning, readOnly, canAddTasks, outOfState: { shown, enabled, value } }' })
-  placements(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.placement.placements(user, parseId(id));
+  placements(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.placement.placements(user, id);
   }
 }
 
@@ -35,23 +35,18 @@ export class CasePlacementsController {
 export class PlacementTasksController {
   constructor(private readonly placement: PlacementService) {}
 
-  @Post('generate/:caseId')
+  @Route('POST', 'generate/:caseId', 'manage', 'Placement', 'Placement.AddTasks')
   @HttpCode(200)
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.AddTasks')
   @AuditAfterCommand()
-  @ApiParam({ name: 'caseId', type: Number })
   @ApiSchemaBody('placementGenerate')
   @ApiOkResponse({ description: "Up to 5 more tasks for the best-fitting divisions: { state, taskIds }" })
   @ApiConflictResponse({ description: 'INV.CASE.NOT.CONTACTING, INV.CASE.IS.CLOSED' })
-  generate(@CurrentUser() user: UserContext, @Param('caseId') caseId: string, @Body(schema('placementGenerate')) body: { notes?: string | null }) {
-    return this.placement.generate(user, parseId(caseId), body.notes ?? null);
+  generate(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Body(schema('placementGenerate')) body: { notes?: string | null }) {
+    return this.placement.generate(user, caseId, body.notes ?? null);
   }
 
-  @Post('create')
+  @Route('POST', 'create', 'manage', 'Placement', 'Placement.AddTask')
   @HttpCode(200)
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.AddTask')
   @AuditAfterCommand()
   @ApiSchemaBody('placementTaskCreate')
   @ApiOkResponse({ description: 'A task for one referring division, added by hand: { state, taskIds }' })
@@ -60,59 +55,50 @@ export class PlacementTasksController {
     return this.placement.createTask(user, body.caseId, body.divisionId);
   }
 
-  @Post('division/:id/claim')
+  @Route('POST', 'division/:id/claim', 'manage', 'Placement', 'Placement.ClaimDivision')
   @HttpCode(200)
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.ClaimDivision')
   @ApiParam({ name: 'id', type: Number, description: 'referring division id' })
   @ApiSchemaBody('divisionClaim')
   @ApiOkResponse({ description: '{ claimId, divisionId, expiresAt }: renew it with PUT /api/claims/{claimId}/extend every 60 s' })
   @ApiConflictResponse({ description: 'INV.DIVISION.ALREADY.CLAIMED (payload divisionId, claimedByName, claimedById)' })
-  claim(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('divisionClaim')) _body: { resumeTask?: boolean | null }) {
-    return this.placement.claimDivision(user, parseId(id));
+  claim(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('divisionClaim')) _body: { resumeTask?: boolean | null }) {
+    return this.placement.claimDivision(user, id);
   }
 
-  @Get('claim/:id')
-  @CheckAbility('manage', 'Placement')
+  @Route('GET', 'claim/:id', 'manage', 'Placement')
   @ApiParam({ name: 'id', type: Number, description: 'claim id' })
   @ApiOkResponse({ description: 'The call log: { claimId, expiresAt, division, tasks }' })
-  @ApiConflictResponse({ description: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE' })
-  callLog(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.placement.callLog(user, parseId(id));
+  @ApiConflictResponse({ description: ErrorCode.ClaimOverdueOrInactive })
+  callLog(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.placement.callLog(user, id);
   }
 
-  @Put('claim/:id/calls')
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.SubmitCalls')
+  @Route('PUT', 'claim/:id/calls', 'manage', 'Placement', 'Placement.SubmitCalls')
   @ApiParam({ name: 'id', type: Number, description: 'claim id' })
   @ApiSchemaBody('callLogSubmit')
   @ApiOkResponse({ description: '{ saved, bulkId }' })
   @ApiConflictResponse({ description: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE, INV.CASE.IS.CLOSED, INV.CASE.IS.REWORKED' })
-  submit(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('callLogSubmit')) body: CallLogSubmitInput) {
-    return this.placement.submit(user, parseId(id), body);
+  submit(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('callLogSubmit')) body: CallLogSubmitInput) {
+    return this.placement.submit(user, id, body);
   }
 
-  @Put('claim/:id/draft/calls')
-  @CheckAbility('manage', 'Placement')
+  @Route('PUT', 'claim/:id/draft/calls', 'manage', 'Placement')
   @SkipAudit()
   @ApiParam({ name: 'id', type: Number, description: 'claim id' })
   @ApiSchemaBody('callLogDraft')
   @ApiOkResponse({ description: '{ saved }: the draft rows are kept per task' })
-  draft(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('callLogDraft')) body: { calls: CallLogSubmitInput['calls'] }) {
-    return this.placement.saveDraft(user, parseId(id), body.calls);
+  draft(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('callLogDraft')) body: { calls: CallLogSubmitInput['calls'] }) {
+    return this.placement.saveDraft(user, id, body.calls);
   }
 
-  @Put('claim/:id/release')
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.ReleaseDivision')
+  @Route('PUT', 'claim/:id/release', 'manage', 'Placement', 'Placement.ReleaseDivision')
   @ApiParam({ name: 'id', type: Number, description: 'claim id' })
   @ApiOkResponse({ description: 'The released claim' })
-  release(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.placement.releaseClaim(user, parseId(id));
+  release(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.placement.releaseClaim(user, id);
   }
 
-  @Get('division/group')
-  @CheckAbility('manage', 'Placement')
+  @Route('GET', 'division/group', 'manage', 'Placement')
   @ApiListQuery(['recentCallbackAt'], 'facilityName, withinTwoHours')
   @ApiOkResponse({ description: 'The calls card: one row per division with tasks (taskCount, facility, division, preferredCount, recentCallbackAt, claim, circle)' })
   async callsCard(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -121,30 +107,22 @@ export class PlacementTasksController {
       defaultSort: ['recentCallbackAt', 'ASC'],
       schema: 'callsCardFilter',
     });
-    const { rows, total } = await this.placement.callsCard(q);
-    reply.header('Content-Range', contentRange('divisions', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'divisions', q, await this.placement.callsCard(q));
   }
 
-  @Get('log/:caseId')
-  @CheckAbility('read', 'PlacementLog')
-  @ApiParam({ name: 'caseId', type: Number })
+  @Route('GET', 'log/:caseId', 'read', 'PlacementLog')
   @ApiListQuery(LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
   @ApiOkResponse({ description: 'Every call of the case (placement call log rows), default dateContact descending, with canUndo' })
-  caseLog(@CurrentUser() user: UserContext, @Param('caseId') caseId: string, @Query() query: Record<string, unknown>) {
+  caseLog(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>) {
     const q = parseListQuery(query, { sortable: LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
     const filter = checkFilter<Record<string, any>>(q.filter, 'placementLogFilter');
-    return this.placement.caseLog(user, parseId(caseId), filter, { field: q.sortField, order: q.sortOrder });
+    return this.placement.caseLog(user, caseId, filter, { field: q.sortField, order: q.sortOrder });
   }
 
-  @Put(':taskId/undo/:callId')
-  @CheckAbility('manage', 'Placement')
-  @AuditAction('Placement.UndoCall')
-  @ApiParam({ name: 'taskId', type: Number })
-  @ApiParam({ name: 'callId', type: Number })
+  @Route('PUT', ':taskId/undo/:callId', 'manage', 'Placement', 'Placement.UndoCall')
   @ApiOkResponse({ description: '{ undone, callbackAt }: the task shows its previous call again' })
   @ApiConflictResponse({ description: 'INV.CALL.CANNOT.BE.UNDONE (not the last call, claimed, already undone, or the case is past placement)' })
-  undo(@CurrentUser() user: UserContext, @Param('taskId') taskId: string, @Param('callId') callId: string) {
-    return this.placement.undo(user, parseId(taskId), parseId(callId));
+  undo(@CurrentUser() user: UserContext, @IdParam('taskId') taskId: number, @IdParam('callId') callId: number) {
+    return this.placement.undo(user, taskId, callId);
   }
 }

@@ -146,7 +146,7 @@ export class PlacementService {
     } catch (err) {
       if (err instanceof CodedError && err.code === ErrorCode.ObjectAlreadyClaimed) {
         const p = (err.payload ?? {}) as { subjectId?: number; subjectName?: string };
-        throw new CodedError(409, ErrorCode.DivisionAlreadyClaimed, { divisionId, claimedByName: p.subjectName, claimedById: p.subjectId }, undefined,
+        throw new CodedError(ErrorCode.DivisionAlreadyClaimed, { divisionId, claimedByName: p.subjectName, claimedById: p.subjectId }, undefined,
           `The task is already claimed by ${p.subjectName ?? 'another user'}`);
       }
       throw err;
@@ -162,7 +162,7 @@ export class PlacementService {
     );
     if (!claim) throw notFound();
     if (claim.subject_id !== user.id) throw forbidden();
-    if (claim.released_at || claim.expires_at.getTime() <= Date.now()) throw new CodedError(409, ErrorCode.ClaimOverdueOrInactive);
+    if (claim.released_at || claim.expires_at.getTime() <= Date.now()) throw new CodedError(ErrorCode.ClaimOverdueOrInactive);
     return claim;
   }
 
@@ -247,9 +247,9 @@ export class PlacementService {
     if (Object.keys(problems).length)
       throw invalid(Object.entries(problems).map(([field, key]) => ({ field, key, message: CALL_LOG_MESSAGES[key] ?? key })));
     for (const t of tasks) {
-      if (t.case_status === 'Closed') throw new CodedError(409, 'INV.CASE.IS.CLOSED', { caseId: t.case_id }, undefined, 'The case is closed');
+      if (t.case_status === 'Closed') throw new CodedError(ErrorCode.CaseIsClosed, { caseId: t.case_id }, undefined, 'The case is closed');
       if (!PLACEMENT_CASE_STATUSES.includes(t.case_status))
-        throw new CodedError(409, 'INV.CASE.IS.REWORKED', { caseId: t.case_id }, undefined, 'The case was reworked');
+        throw new CodedError(ErrorCode.CaseIsReworked, { caseId: t.case_id }, undefined, 'The case was reworked');
     }
 
     const bulkId = body.bulk ? randomUUID() : null;
@@ -465,7 +465,7 @@ export class PlacementService {
     if (!row) throw notFound();
     await this.cases.findInScope(user, row.case_id);
     if (String(row.last_call_id) !== String(callId) || !canUndoCall(row.status, { result: row.result, undone: row.undone, isClaimed: row.claimed }))
-      throw new CodedError(409, 'INV.CALL.CANNOT.BE.UNDONE', { status: row.status, isClaimed: row.claimed, undone: row.undone }, undefined, 'This call cannot be undone');
+      throw new CodedError(ErrorCode.CallCannotBeUndone, { status: row.status, isClaimed: row.claimed, undone: row.undone }, undefined, 'This call cannot be undone');
     await select(this.sequelize, 'UPDATE placement_calls SET undone_at = now(), undone_by = $2 WHERE id = $1', [callId, user.id]);
     const callbackAt = row.previous_callback_at && row.previous_callback_at.getTime() > Date.now() ? row.previous_callback_at : null;
     await select(this.sequelize, 'UPDATE placement_tasks SET last_call_id = $2, callback_at = $3, due_at = NULL, updated_at = now() WHERE id = $1', [

@@ -1,20 +1,19 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'crypto';
 import { Sequelize } from 'sequelize-typescript';
 import { QueryTypes } from 'sequelize';
-import { UPLOAD_MAX_BYTES, type UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
+import { ErrorCode, UPLOAD_MAX_BYTES, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { UserContextService } from '../auth/user-context.service';
-import { AuditAction } from '../audit/audit.interceptor';
 import { afterCommit } from '../common/after-commit';
 import { notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
+import { Route } from '../common/route';
 
 const AREA = 'avatars';
 const TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' } as const;
@@ -40,10 +39,8 @@ export class AvatarController {
     private readonly contexts: UserContextService,
   ) {}
 
-  @Post('user/avatar')
+  @Route('POST', 'user/avatar', 'update', 'Profile', 'User.StoreAvatar')
   @HttpCode(200)
-  @CheckAbility('update', 'Profile')
-  @AuditAction('User.StoreAvatar')
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
   @ApiOkResponse({ description: '{ avatar }: the new reference (avatar-<uuid>.<ext>) of the signed-in user' })
@@ -74,11 +71,10 @@ export class AvatarController {
     return { avatar: reference };
   }
 
-  @Get('avatar/:reference')
-  @CheckAbility('read', 'Profile')
+  @Route('GET', 'avatar/:reference', 'read', 'Profile')
   @ApiParam({ name: 'reference', type: String, description: 'avatar-<uuid>.<png|jpg|gif|webp>' })
   @ApiOkResponse({ description: 'The image' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async get(@Param('reference') reference: string, @Res() reply: FastifyReply) {
     if (!AVATAR_REFERENCE.test(reference)) throw notFound();
     const file = await this.storage.get(AREA, reference);

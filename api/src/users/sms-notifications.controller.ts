@@ -1,18 +1,17 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Sequelize } from 'sequelize-typescript';
 import { QueryTypes } from 'sequelize';
 import { isReceivingSms, smsNotificationsStartRules, type SmsNotificationsStartInput, type UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { UserContextService } from '../auth/user-context.service';
-import { AuditAction } from '../audit/audit.interceptor';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { auditValues } from '../common/request-context';
 import { schema } from '../common/validation.pipe';
+import { Route } from '../common/route';
 
 export interface SmsSettings {
   phone: string | null;
@@ -33,10 +32,8 @@ export class SmsNotificationsController {
     private readonly contexts: UserContextService,
   ) {}
 
-  @Post('start')
+  @Route('POST', 'start', 'access', 'SmsNotifications', 'User.SmsNotificationsStart')
   @HttpCode(200)
-  @CheckAbility('access', 'SmsNotifications')
-  @AuditAction('User.SmsNotificationsStart')
   @ApiSchemaBody('smsNotificationsStart')
   @ApiOkResponse({ description: 'The settings now in force: { phone, alwaysReceive, receiveUntil, isReceiving }' })
   @ApiBadRequestResponse({ description: 'INV: phone required and valid; receiveNextNHours a positive integer at most the role limit (12 h ITP admin/user, 24 h provider)' })
@@ -52,10 +49,8 @@ export class SmsNotificationsController {
     return this.save(user.id, settings, { type: body.type, hours: body.receiveNextNHours ?? null });
   }
 
-  @Post('stop')
+  @Route('POST', 'stop', 'access', 'SmsNotifications', 'User.SmsNotificationsStop')
   @HttpCode(200)
-  @CheckAbility('access', 'SmsNotifications')
-  @AuditAction('User.SmsNotificationsStop')
   @ApiOkResponse({ description: 'The settings now in force (not receiving; the phone is kept for next time)' })
   async stop(@CurrentUser() user: UserContext) {
     const [row] = await this.sequelize.query<{ s: SmsSettings | null }>(

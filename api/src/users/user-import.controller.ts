@@ -1,13 +1,13 @@
-import { Controller, Get, Header, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { USER_IMPORT_TEMPLATE_FILE, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { auditValues } from '../common/request-context';
 import { readWhole, singleFile } from '../files/upload';
 import { UserImportService } from './user-import.service';
+import { Route } from '../common/route';
 
 const FILE_BODY = {
   schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The CSV file (template columns)' } } },
@@ -35,10 +35,8 @@ export class UserImportController {
     return this.imports.template();
   }
 
-  @Post('api/user/import/validate')
+  @Route('POST', 'api/user/import/validate', 'create', 'User', 'User.ImportValidate')
   @HttpCode(200)
-  @CheckAbility('create', 'User')
-  @AuditAction('User.ImportValidate')
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILE_BODY)
   @ApiOkResponse({ description: 'A list of error strings, one per problem, naming the row ("Row 3: email is required"); empty when the file can be imported' })
@@ -49,10 +47,8 @@ export class UserImportController {
     return errors;
   }
 
-  @Post('api/user/import')
+  @Route('POST', 'api/user/import', 'create', 'User', 'User.Import')
   @HttpCode(200)
-  @CheckAbility('create', 'User')
-  @AuditAction('User.Import')
   @ApiConsumes('multipart/form-data')
   @ApiBody(FILE_BODY)
   @ApiOkResponse({ description: '{ imported, ids }: every row invited (as POST /api/user/invite) in one transaction' })

@@ -1,3 +1,4 @@
-export { CodedError } from '../common/coded-error';
+import { ErrorCode } from '@crisis/forms';
+
 /** A file with errors sent to POST /api/user/import: the payload lists them (as /validate does). */
-export const ErrorCodeImport = 'INV';
+export const ErrorCodeImport = ErrorCode.Invalid;

@@ -4,6 +4,8 @@ import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { parse } from 'csv-parse/sync';
 import {
+  CodedError,
+  ErrorCode,
   MUST_BE_CSV,
   normalizeInput,
   OrganizationType,
@@ -15,7 +17,7 @@ import {
   type UserContext,
   type UserInput,
 } from '@crisis/forms';
-import { CodedError, ErrorCodeImport } from './user-import.errors';
+import { ErrorCodeImport } from './user-import.errors';
 import { UsersService } from './users.service';
 
 /** The header line plus the data rows: data row i (0-based) is "Row i + 2", as a spreadsheet numbers it. */
@@ -86,7 +88,7 @@ export class UserImportService {
   /** Creates the users of a clean file (the caller's transaction holds them all); refuses a file with errors. */
   async import(file: { filename: string; mimetype: string; data: Buffer }, caller: UserContext) {
     const { errors, users } = await this.plan(file, caller);
-    if (errors.length) throw new CodedError(400, ErrorCodeImport, errors, undefined, 'The file has errors: validate it first');
+    if (errors.length) throw new CodedError(ErrorCodeImport, errors, undefined, 'The file has errors: validate it first');
     const ids: number[] = [];
     for (const u of users) ids.push((await this.users.invite(u)).id);
     return { imported: ids.length, ids };
@@ -107,7 +109,7 @@ export class UserImportService {
     const header = rows[0].map((h) => h.trim());
     const missing = USER_IMPORT_COLUMNS.filter((c) => !header.some((h) => h.toLowerCase() === c.toLowerCase()));
     if (missing.length)
-      throw new CodedError(400, 'INV', [`The header must name the columns ${USER_IMPORT_COLUMNS.join(',')}; missing: ${missing.join(', ')}`], [
+      throw new CodedError(ErrorCode.Invalid, [`The header must name the columns ${USER_IMPORT_COLUMNS.join(',')}; missing: ${missing.join(', ')}`], [
         { field: 'file', key: 'invalidHeader', message: `Missing columns: ${missing.join(', ')}` },
       ]);
     const index = (c: string) => header.findIndex((h) => h.toLowerCase() === c.toLowerCase());
@@ -181,4 +183,4 @@ export class UserImportService {
 }
 
 const rowNo = (s: string) => Number(/^Row (\d+)/.exec(s)?.[1] ?? 0);
-const mustBeCsv = () => new CodedError(400, 'INV', [MUST_BE_CSV], [{ field: 'file', key: 'mustBeCsv', message: MUST_BE_CSV }], MUST_BE_CSV);
+const mustBeCsv = () => new CodedError(ErrorCode.Invalid, [MUST_BE_CSV], [{ field: 'file', key: 'mustBeCsv', message: MUST_BE_CSV }], MUST_BE_CSV);

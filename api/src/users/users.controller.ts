@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { subject } from '@casl/ability';
 import {
+  ErrorCode,
   normalizeInput,
   OrganizationType,
   UserType,
@@ -13,16 +14,16 @@ import {
   type UserInput,
   type UserRecord,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { forbidden, invalid, notFound } from '../common/coded-error';
 import { contentRange, type ListQuery } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from '../facilities/facilities.controller';
-import { parseCheckedList, parseId, parseLookupFilter } from '../facilities/list-params';
+import { parseCheckedList, parseLookupFilter } from '../facilities/list-params';
 import { USER_SORTABLE, UsersService, type UserListFilter, type UserScope } from './users.service';
+import { Route } from '../common/route';
+import { IdParam } from '../common/id-param';
 
 const ARRAY_KEYS = ['organizationIds', 'organizationTypes', 'divisionsIds', 'userTypes', 'id'];
 /** The spec's own list parameters (spec 03 §7); anything else is the ra-data-simple-rest form. */
@@ -54,8 +55,7 @@ function mayUnlockAsItpUser(ability: AppAbility, u: Pick<UserRecord, 'organizati
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
-  @Get()
-  @CheckAbility('list', 'User')
+  @Route('GET', '', 'list', 'User')
   @ApiListQuery(USER_SORTABLE, 'nameOrEmail (3+ characters), organizationIds[], organizationTypes[], divisionsIds[], userTypes[], status, enabledOnly, lockedOnly, notActivatedOnly, id[]')
   @ApiQuery({ name: 'skip', required: false, description: 'Spec form: rows to skip (with take, includeTotal, sorting "field asc|desc" and the filter keys as plain parameters)' })
   @ApiQuery({ name: 'take', required: false })
@@ -95,8 +95,7 @@ export class UsersController {
     return { sortField, sortOrder, offset, limit, filter };
   }
 
-  @Get('lookups')
-  @CheckAbility('list', 'User')
+  @Route('GET', 'lookups', 'list', 'User')
   @ApiQuery({ name: 'filter', required: false, description: 'JSON or plain parameters: enabledOnly, nameOrEmail, userTypes[], id[] (batches of 25)' })
   @ApiBadRequestResponse({ description: 'INV: a bad filter' })
   @ApiOkResponse({ description: 'Matching users: id, fullName, email, userType' })
@@ -106,9 +105,7 @@ export class UsersController {
     return this.users.lookups(filter, scopeOf(user));
   }
 
-  @Post('invite')
-  @CheckAbility('create', 'User')
-  @AuditAction('User.Invite')
+  @Route('POST', 'invite', 'create', 'User', 'User.Invite')
   @ApiSchemaBody('user')
   @ApiCreatedResponse({ description: 'The invited user (pending until the set-password link is used)' })
   @ApiConflictResponse({ description: "INV.NOT.UNIQ on email: 'User with email {email} already exists'" })
@@ -123,37 +120,28 @@ export class UsersController {
     return this.users.invite(input);
   }
 
-  @Get('profile/:id')
-  @CheckAbility('read', 'Profile')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', 'profile/:id', 'read', 'Profile')
   @ApiOkResponse({ description: 'Own profile; the affiliation is read-only' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  getProfile(@Param('id') rawId: string, @CurrentAbility() ability: AppAbility) {
-    const id = parseId(rawId);
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  getProfile(@IdParam() id: number, @CurrentAbility() ability: AppAbility) {
     // Another user's profile does not exist from here (no 403 that would confirm the id).
     if (!ability.can('read', subject('Profile', { id }) as never)) throw notFound();
     return this.users.get(id);
   }
 
-  @Put('profile/:id')
-  @CheckAbility('update', 'Profile')
-  @AuditAction('User.UpdateProfile')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', 'profile/:id', 'update', 'Profile', 'User.UpdateProfile')
   @ApiSchemaBody('profile')
   @ApiOkResponse({ description: 'The updated profile' })
   updateProfile(
-    @Param('id') rawId: string,
+    @IdParam() id: number,
     @Body(schema('profile')) body: { firstName: string; lastName: string; phone: string; jobTitle?: string | null },
     @CurrentAbility() ability: AppAbility,
   ) {
-    const id = parseId(rawId);
     if (!ability.can('update', subject('Profile', { id }) as never)) throw notFound();
     return this.users.updateProfile(id, body);
   }
 
-  @Put('unlock')
-  @CheckAbility('list', 'User')
-  @AuditAction('User.Unlock')
+  @Route('PUT', 'unlock', 'list', 'User', 'User.Unlock')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }: clears the lock-outs and the failure count (ITP users: facility admins and facility users only)' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows: none of them is locked (or the caller may not unlock them)' })
@@ -161,10 +149,8 @@ export class UsersController {
     return this.users.bulk('unlock', ids, (u) => mayManage(ability, user, u) || mayUnlockAsItpUser(ability, u));
   }
 
-  @Post('activate')
+  @Route('POST', 'activate', 'update', 'User', 'User.Activate')
   @HttpCode(200)
-  @CheckAbility('update', 'User')
-  @AuditAction('User.Activate')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows' })
@@ -172,10 +158,8 @@ export class UsersController {
     return this.bulk('activate', ids, user, ability);
   }
 
-  @Post('deactivate')
+  @Route('POST', 'deactivate', 'update', 'User', 'User.Deactivate')
   @HttpCode(200)
-  @CheckAbility('update', 'User')
-  @AuditAction('User.Deactivate')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }; their tokens are revoked' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows' })
@@ -183,10 +167,8 @@ export class UsersController {
     return this.bulk('deactivate', ids, user, ability);
   }
 
-  @Post('resend-invitation')
+  @Route('POST', 'resend-invitation', 'update', 'User', 'User.ResendInvitation')
   @HttpCode(200)
-  @CheckAbility('update', 'User')
-  @AuditAction('User.ResendInvitation')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows' })
@@ -194,10 +176,8 @@ export class UsersController {
     return this.bulk('resend-invitation', ids, user, ability);
   }
 
-  @Post('reset-password')
+  @Route('POST', 'reset-password', 'update', 'User', 'User.ResetPassword')
   @HttpCode(200)
-  @CheckAbility('update', 'User')
-  @AuditAction('User.ResetPassword')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }; each gets a reset-password link by e-mail' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows' })
@@ -205,10 +185,8 @@ export class UsersController {
     return this.bulk('reset-password', ids, user, ability);
   }
 
-  @Post('reset-mfa')
+  @Route('POST', 'reset-mfa', 'update', 'Profile', 'User.ResetMfa')
   @HttpCode(200)
-  @CheckAbility('update', 'Profile')
-  @AuditAction('User.ResetMfa')
   @ApiSchemaBody('userIds')
   @ApiOkResponse({ description: '{ applied, skipped, ids }: an admin for the users she manages, anyone for herself (profile menu)' })
   @ApiBadRequestResponse({ description: 'users.table.actions.no-suitable-rows' })
@@ -220,32 +198,26 @@ export class UsersController {
     return this.users.bulk(action, ids, (u) => mayManage(ability, user, u));
   }
 
-  @Get(':id')
-  @CheckAbility('read', 'User')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'read', 'User')
   @ApiOkResponse({ description: 'The user (a facility admin: her facility only)' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  async get(@Param('id') rawId: string, @CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility): Promise<UserRecord> {
-    const record = await this.users.get(parseId(rawId));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  async get(@IdParam() id: number, @CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility): Promise<UserRecord> {
+    const record = await this.users.get(id);
     if (!mayManage(ability, user, record)) throw forbidden();
     return record;
   }
 
-  @Put(':id')
-  @CheckAbility('update', 'User')
-  @AuditAction('User.Update')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id', 'update', 'User', 'User.Update')
   @ApiSchemaBody('user')
   @ApiOkResponse({ description: 'The updated user; deactivation or a new user type revokes their tokens' })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   @ApiConflictResponse({ description: "INV.NOT.UNIQ on email: 'User with email {email} already exists'" })
   async update(
-    @Param('id') rawId: string,
+    @IdParam() id: number,
     @Body(schema('user')) body: UserInput,
     @CurrentUser() user: UserContext,
     @CurrentAbility() ability: AppAbility,
   ): Promise<UserRecord> {
-    const id = parseId(rawId);
     const record = await this.users.get(id);
     if (!mayManage(ability, user, record)) throw forbidden();
     return this.users.update(id, body);

@@ -4,6 +4,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  CodedError,
   bulkActionApplies,
   ErrorCode,
   OrganizationType,
@@ -16,7 +17,7 @@ import {
 } from '@crisis/forms';
 import { UserContextService } from '../auth/user-context.service';
 import { afterCommit } from '../common/after-commit';
-import { CodedError, invalid, notFound, notUnique } from '../common/coded-error';
+import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
 import { config } from '../config';
@@ -274,7 +275,7 @@ export class UsersService {
       })
     ).map(toRecord);
     const suitable = rows.filter((u) => mayManage(u) && bulkActionApplies(action, u));
-    if (!suitable.length) throw new CodedError(400, ErrorCode.NoSuitableRows);
+    if (!suitable.length) throw new CodedError(ErrorCode.NoSuitableRows);
     const applied = suitable.map((u) => u.id);
     switch (action) {
       case 'activate':

@@ -23,8 +23,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 // The rule tables only (not the package index, which brings ajv into the workflow bundle).
-import { CASE_STATUS_GROUPS, COMMANDS_ON_CLOSED_CASE, allowedTargets, closeBlockedByRequest } from '@crisis/forms/dist/cases';
-import { ErrorCode, type ErrorCodeName } from '@crisis/forms/dist/errors';
+import { CASE_STATUS_GROUPS, COMMANDS_ON_CLOSED_CASE, ErrorCode, allowedTargets, closeBlockedByRequest, type ErrorCodeName } from '@crisis/forms/rules';
 import type { Activities } from '../definitions';
 import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandResult, type CaseState } from '../definitions';
 

@@ -195,7 +195,7 @@ function PatientEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseD
       onSaved();
     } catch (e) {
       if (isCodedError(e) && e.code === ErrorCode.PatientLockedWhileContacting) return void setInfo(LOCKED_MESSAGE);
-      if (isCodedError(e) && e.code === 'INV.CASE.IS.CLOSED') return void setInfo({ title: 'The case is closed', message: 'A closed case cannot be edited.', items: [] });
+      if (isCodedError(e) && e.code === ErrorCode.CaseIsClosed) return void setInfo({ title: 'The case is closed', message: 'A closed case cannot be edited.', items: [] });
       if (isCodedError(e) && (e.body as any)?.errors) return (e.body as any).errors;
       notify((e as Error).message, { type: 'error' });
     }

@@ -101,7 +101,7 @@ function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDe
           title: 'The division cannot be changed',
           message: 'The case has an active request: cancel or resolve it before changing the source division.',
         });
-      if (isCodedError(e) && e.code === 'INV.CASE.IS.CLOSED') return void setDialog({ title: 'The case is closed', message: 'A closed case cannot be edited.' });
+      if (isCodedError(e) && e.code === ErrorCode.CaseIsClosed) return void setDialog({ title: 'The case is closed', message: 'A closed case cannot be edited.' });
       if (isCodedError(e) && (e.body as any)?.errors) return (e.body as any).errors;
       notify(`Updating the source failed: ${(e as Error).message}`, { type: 'error' });
     }

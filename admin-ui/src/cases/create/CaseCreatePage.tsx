@@ -4,6 +4,7 @@ import { Form, ResourceContextProvider, useNotify } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
+  ErrorCode,
   UserType,
   caseCreateProblems,
   normalizeInput,
@@ -162,7 +163,7 @@ export function CaseCreatePage() {
       notify('Case created', { type: 'success' });
       navigate(`/cases/${created.id}`);
     } catch (e) {
-      if (isCodedError(e) && e.code === 'INV.PATIENT.HAS.ACTIVE.CASE') {
+      if (isCodedError(e) && e.code === ErrorCode.PatientHasActiveCase) {
         setActiveCase(true);
         return;
       }

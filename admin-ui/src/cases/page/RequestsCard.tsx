@@ -22,7 +22,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { CaseStatus, canCancelRequest, canEditRequest, formatDateTime, isActiveRequestStatus } from '@crisis/forms';
+import { ErrorCode, CaseStatus, canCancelRequest, canEditRequest, formatDateTime, isActiveRequestStatus } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseCardProps, CaseRequest } from '../types';
@@ -265,7 +265,7 @@ function RequestDialog({
       else await caseApi.createRequest(caseRecord.id, body);
       onSaved(!request);
     } catch (e) {
-      if (isCodedError(e) && e.code === 'INV.CASE.HAS.ACTIVE.REQUEST') {
+      if (isCodedError(e) && e.code === ErrorCode.CaseHasActiveRequest) {
         onError(e);
         return;
       }

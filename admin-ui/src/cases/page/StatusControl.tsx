@@ -6,7 +6,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import UndoIcon from '@mui/icons-material/Undo';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import EditNoteIcon from '@mui/icons-material/EditNote';
-import { CaseStatus, caseReference, caseStatusLabel, closeBlockedByRequest, mayCloseWithoutOutcome } from '@crisis/forms';
+import { ErrorCode, CaseStatus, caseReference, caseStatusLabel, closeBlockedByRequest, mayCloseWithoutOutcome } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseDetails } from '../types';
@@ -118,7 +118,7 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
           onChanged();
         } catch (e) {
           setConfirm(null);
-          if (isCodedError(e) && e.code === 'INV.PATIENT.HAS.ACTIVE.CASE') showActiveCase(Number((e.payload as any)?.caseId));
+          if (isCodedError(e) && e.code === ErrorCode.PatientHasActiveCase) showActiveCase(Number((e.payload as any)?.caseId));
           else errors.handle(e);
         }
       }

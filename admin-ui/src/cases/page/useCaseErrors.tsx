@@ -2,6 +2,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
 import { isCodedError } from '../../data/codedError';
 import { MessageDialog } from './dialogs';
+import { ErrorCode } from '@crisis/forms';
 
 export type Content = { title: string; message: ReactNode } | null;
 
@@ -18,25 +19,25 @@ export function useCaseErrors(reload: () => void) {
       if (isCodedError(e)) {
         const payload = (e.payload ?? {}) as Record<string, unknown>;
         switch (e.code) {
-          case 'INV.CASE.STATUS.CHANGED':
+          case ErrorCode.CaseStatusChanged:
             reload();
             setContent({ title: 'The case has changed', message: 'Someone else changed the status of this case. The page shows the current status now; please check it and try again.' });
             return null;
-          case 'INV.CASE.IS.CLOSED':
+          case ErrorCode.CaseIsClosed:
             reload();
             setContent({ title: 'The case is closed', message: 'The case is closed: this action is no longer possible.' });
             return null;
-          case 'INV.CASE.HAS.ACTIVE.REQUEST':
+          case ErrorCode.CaseHasActiveRequest:
             setContent({
               title: 'The case has an active request',
               message: `The latest request is still active${payload.status ? ` (status: ${String(payload.status)})` : ''}. Cancel or complete it first.`,
             });
             return null;
-          case 'INV.CASE.NOTHING.TO.RESUME':
+          case ErrorCode.CaseNothingToResume:
             reload();
             setContent({ title: 'Nothing to resume', message: 'The case has no status to resume to.' });
             return null;
-          case 'INV.CASE.NOTHING.TO.UNDO':
+          case ErrorCode.CaseNothingToUndo:
             reload();
             setContent({ title: 'Nothing to undo', message: 'The case has no status change to undo.' });
             return null;

@@ -255,9 +255,9 @@ export function CallLogPage() {
   const handleError = (e: unknown, ids: number[]) => {
     if (isCodedError(e)) {
       if (e.code === ErrorCode.ClaimOverdueOrInactive) return expired();
-      if (e.code === 'INV.CASE.IS.CLOSED')
+      if (e.code === ErrorCode.CaseIsClosed)
         return setMessage({ title: 'The case is closed', message: 'A selected case was closed meanwhile: its calls can no longer be logged. Unselect it and save again.' });
-      if (e.code === 'INV.CASE.IS.REWORKED')
+      if (e.code === ErrorCode.CaseIsReworked)
         return setMessage({ title: 'The case was reworked', message: 'A selected case is no longer contacting service organizations: its calls can no longer be logged. Unselect it and save again.' });
       if (e.fields.length) {
         const byRow: Record<number, Record<string, string>> = {};

@@ -1,16 +1,15 @@
-import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { billingCodeRecordSchema, type BillingCodeRecord } from '@crisis/forms';
-import { CheckAbility } from '../../auth/abilities.guard';
-import { AuditAction } from '../../audit/audit.interceptor';
-import { contentRange } from '../../common/list-query';
+import { ErrorCode, billingCodeRecordSchema, type BillingCodeRecord } from '@crisis/forms';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
-import { parseCheckedList, parseId } from '../../facilities/list-params';
+import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { BILLING_CODE_SORTABLE, BillingCodesService, type BillingCodeInput, type BillingCodeListFilter } from './billing-codes.service';
+import { Route } from '../../common/route';
+import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const CODE = asOpenApi(billingCodeRecordSchema);
 
@@ -20,29 +19,20 @@ const CODE = asOpenApi(billingCodeRecordSchema);
 export class BillingCodesController {
   constructor(private readonly codes: BillingCodesService) {}
 
-  @Get()
-  @CheckAbility('manage', 'BillingCode')
-  @ApiListQuery(BILLING_CODE_SORTABLE, 'q (code or description contains), showActiveOnly, sourceDivisionType, requestType, id[]')
-  @ApiOkResponse({ description: 'A page of billing codes, default sort code ascending; total in Content-Range', schema: { type: 'array', items: CODE } })
+  @ListRoute('manage', 'BillingCode', { sortable: BILLING_CODE_SORTABLE, filter: 'q (code or description contains), showActiveOnly, sourceDivisionType, requestType, id[]', description: 'A page of billing codes, default sort code ascending; total in Content-Range', items: CODE })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<BillingCodeRecord[]> {
     const q = parseCheckedList<BillingCodeListFilter>(query, { sortable: BILLING_CODE_SORTABLE, defaultSort: ['code', 'ASC'], schema: 'billingCodeListFilter' });
-    const { rows, total } = await this.codes.list(q);
-    reply.header('Content-Range', contentRange('billing-codes', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'billing-codes', q, await this.codes.list(q));
   }
 
-  @Get(':id')
-  @CheckAbility('manage', 'BillingCode')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'manage', 'BillingCode')
   @ApiOkResponse({ description: 'The billing code', schema: CODE })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') rawId: string): Promise<BillingCodeRecord> {
-    return this.codes.get(parseId(rawId));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  get(@IdParam() id: number): Promise<BillingCodeRecord> {
+    return this.codes.get(id);
   }
 
-  @Post()
-  @CheckAbility('manage', 'BillingCode')
-  @AuditAction('BillingCode.Create')
+  @Route('POST', '', 'manage', 'BillingCode', 'BillingCode.Create')
   @ApiSchemaBody('billingCode')
   @ApiCreatedResponse({ description: 'The created billing code', schema: CODE })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the code is taken (field code)' })
@@ -50,15 +40,12 @@ export class BillingCodesController {
     return this.codes.create(body);
   }
 
-  @Put(':id')
-  @CheckAbility('manage', 'BillingCode')
-  @AuditAction('BillingCode.Update')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id', 'manage', 'BillingCode', 'BillingCode.Update')
   @ApiSchemaBody('billingCode')
   @ApiOkResponse({ description: 'The updated billing code', schema: CODE })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the code is taken (field code)' })
-  update(@Param('id') rawId: string, @Body(schema('billingCode')) body: BillingCodeInput): Promise<BillingCodeRecord> {
-    return this.codes.update(parseId(rawId), body);
+  update(@IdParam() id: number, @Body(schema('billingCode')) body: BillingCodeInput): Promise<BillingCodeRecord> {
+    return this.codes.update(id, body);
   }
 }

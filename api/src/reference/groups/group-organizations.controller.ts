@@ -1,14 +1,10 @@
-import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiQuery, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiQuery, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { groupOrganizationRecordSchema, type GroupOrganizationRecord } from '@crisis/forms';
-import { CheckAbility } from '../../auth/abilities.guard';
-import { AuditAction } from '../../audit/audit.interceptor';
-import { contentRange } from '../../common/list-query';
+import { ErrorCode, groupOrganizationRecordSchema, type GroupOrganizationRecord } from '@crisis/forms';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
-import { parseCheckedList, parseId } from '../../facilities/list-params';
+import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import {
   GROUP_SORTABLE,
@@ -16,6 +12,9 @@ import {
   type GroupOrganizationInput,
   type GroupOrganizationListFilter,
 } from './group-organizations.service';
+import { Route } from '../../common/route';
+import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const GROUP = asOpenApi(groupOrganizationRecordSchema);
 const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, isActive: { type: 'boolean' } } };
@@ -26,19 +25,13 @@ const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { 
 export class GroupOrganizationsController {
   constructor(private readonly groups: GroupOrganizationsService) {}
 
-  @Get()
-  @CheckAbility('manage', 'Group')
-  @ApiListQuery(GROUP_SORTABLE, 'q (name contains), showActiveOnly, id[]')
-  @ApiOkResponse({ description: 'A page of groups, default sort name ascending; total in Content-Range', schema: { type: 'array', items: GROUP } })
+  @ListRoute('manage', 'Group', { sortable: GROUP_SORTABLE, filter: 'q (name contains), showActiveOnly, id[]', description: 'A page of groups, default sort name ascending; total in Content-Range', items: GROUP })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<GroupOrganizationRecord[]> {
     const q = parseCheckedList<GroupOrganizationListFilter>(query, { sortable: GROUP_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'groupOrganizationListFilter' });
-    const { rows, total } = await this.groups.list(q);
-    reply.header('Content-Range', contentRange('group-organizations', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'group-organizations', q, await this.groups.list(q));
   }
 
-  @Get('lookups')
-  @CheckAbility('read', 'Group')
+  @Route('GET', 'lookups', 'read', 'Group')
   @ApiQuery({ name: 'showActiveOnly', required: false, description: 'true: active only' })
   @ApiOkResponse({ description: 'Groups sorted by name (id, name, isActive)', schema: { type: 'array', items: asOpenApi(LOOKUP) } })
   lookups(@Query('showActiveOnly') showActiveOnly: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -46,18 +39,14 @@ export class GroupOrganizationsController {
     return this.groups.lookups(showActiveOnly === 'true');
   }
 
-  @Get(':id')
-  @CheckAbility('manage', 'Group')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'manage', 'Group')
   @ApiOkResponse({ description: 'The group organization', schema: GROUP })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') rawId: string): Promise<GroupOrganizationRecord> {
-    return this.groups.get(parseId(rawId));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  get(@IdParam() id: number): Promise<GroupOrganizationRecord> {
+    return this.groups.get(id);
   }
 
-  @Post()
-  @CheckAbility('manage', 'Group')
-  @AuditAction('Group.Create')
+  @Route('POST', '', 'manage', 'Group', 'Group.Create')
   @ApiSchemaBody('groupOrganization')
   @ApiCreatedResponse({ description: 'The created group organization', schema: GROUP })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a group with this name exists (field name)' })
@@ -65,15 +54,12 @@ export class GroupOrganizationsController {
     return this.groups.create(body);
   }
 
-  @Put(':id')
-  @CheckAbility('manage', 'Group')
-  @AuditAction('Group.Update')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id', 'manage', 'Group', 'Group.Update')
   @ApiSchemaBody('groupOrganization')
   @ApiOkResponse({ description: 'The updated group organization', schema: GROUP })
-  @ApiNotFoundResponse({ description: 'NTFND' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a group with this name exists (field name)' })
-  update(@Param('id') rawId: string, @Body(schema('groupOrganization')) body: GroupOrganizationInput): Promise<GroupOrganizationRecord> {
-    return this.groups.update(parseId(rawId), body);
+  update(@IdParam() id: number, @Body(schema('groupOrganization')) body: GroupOrganizationInput): Promise<GroupOrganizationRecord> {
+    return this.groups.update(id, body);
   }
 }

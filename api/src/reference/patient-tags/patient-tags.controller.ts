@@ -1,16 +1,15 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { patientTagRecordSchema, type PatientTagRecord } from '@crisis/forms';
-import { CheckAbility } from '../../auth/abilities.guard';
-import { AuditAction } from '../../audit/audit.interceptor';
-import { contentRange } from '../../common/list-query';
+import { ErrorCode, patientTagRecordSchema, type PatientTagRecord } from '@crisis/forms';
 import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
-import { ApiListQuery } from '../../facilities/facilities.controller';
-import { parseCheckedList, parseId } from '../../facilities/list-params';
+import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { PATIENT_TAG_SORTABLE, PatientTagsService, type PatientTagListFilter } from './patient-tags.service';
+import { Route } from '../../common/route';
+import { IdParam } from '../../common/id-param';
+import { ListRoute, sendPage } from '../../common/list-route';
 
 const TAG = asOpenApi(patientTagRecordSchema);
 
@@ -20,37 +19,27 @@ const TAG = asOpenApi(patientTagRecordSchema);
 export class PatientTagsController {
   constructor(private readonly tags: PatientTagsService) {}
 
-  @Get()
-  @CheckAbility('manage', 'PatientTag')
-  @ApiListQuery(PATIENT_TAG_SORTABLE, 'q (name contains), id[]')
-  @ApiOkResponse({ description: 'A page of tags, default sort name ascending; total in Content-Range', schema: { type: 'array', items: TAG } })
+  @ListRoute('manage', 'PatientTag', { sortable: PATIENT_TAG_SORTABLE, filter: 'q (name contains), id[]', description: 'A page of tags, default sort name ascending; total in Content-Range', items: TAG })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<PatientTagRecord[]> {
     const q = parseCheckedList<PatientTagListFilter>(query, { sortable: PATIENT_TAG_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'patientTagListFilter' });
-    const { rows, total } = await this.tags.list(q);
-    reply.header('Content-Range', contentRange('patient-tags', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'patient-tags', q, await this.tags.list(q));
   }
 
-  @Get('lookups')
-  @CheckAbility('read', 'PatientTag')
+  @Route('GET', 'lookups', 'read', 'PatientTag')
   @ApiOkResponse({ description: 'Every tag sorted by name; cached 3600 s', schema: { type: 'array', items: TAG } })
   lookups(@Res({ passthrough: true }) reply: FastifyReply): Promise<PatientTagRecord[]> {
     reply.header('Cache-Control', 'private, max-age=3600');
     return this.tags.lookups();
   }
 
-  @Get(':id')
-  @CheckAbility('manage', 'PatientTag')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'manage', 'PatientTag')
   @ApiOkResponse({ description: 'The tag', schema: TAG })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  get(@Param('id') rawId: string): Promise<PatientTagRecord> {
-    return this.tags.get(parseId(rawId));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  get(@IdParam() id: number): Promise<PatientTagRecord> {
+    return this.tags.get(id);
   }
 
-  @Post()
-  @CheckAbility('manage', 'PatientTag')
-  @AuditAction('PatientTag.Create')
+  @Route('POST', '', 'manage', 'PatientTag', 'PatientTag.Create')
   @ApiSchemaBody('patientTag')
   @ApiCreatedResponse({ description: 'The created tag', schema: TAG })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a tag with this name exists (field name)' })
@@ -58,13 +47,10 @@ export class PatientTagsController {
     return this.tags.create(body);
   }
 
-  @Delete(':id')
-  @CheckAbility('manage', 'PatientTag')
-  @AuditAction('PatientTag.Delete')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('DELETE', ':id', 'manage', 'PatientTag', 'PatientTag.Delete')
   @ApiOkResponse({ description: 'The removed tag', schema: TAG })
-  @ApiNotFoundResponse({ description: 'NTFND' })
-  remove(@Param('id') rawId: string): Promise<PatientTagRecord> {
-    return this.tags.remove(parseId(rawId));
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  remove(@IdParam() id: number): Promise<PatientTagRecord> {
+    return this.tags.remove(id);
   }
 }

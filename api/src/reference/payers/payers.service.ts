@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ErrorCode, payerFullAddress, type PayerAddress, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
-import { CodedError, notFound } from '../../common/coded-error';
+import { CodedError, ErrorCode, payerFullAddress, type PayerAddress, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
+import { notFound } from '../../common/coded-error';
 import type { ListQuery } from '../../common/list-query';
 import { auditValues } from '../../common/request-context';
 import { assertUnique, containsPattern, listPage, savingUnique, select } from '../reference-sql';
@@ -117,7 +117,7 @@ export class PayersService {
         : deactivating
           ? ErrorCode.DeactivatePayerUsedInPatients
           : ErrorCode.EditPayerUsedInPatients;
-      throw new CodedError(409, code);
+      throw new CodedError(code);
     }
     const [row] = await savingUnique('name', () =>
       select<Row>(
