@@ -213,7 +213,6 @@ export async function seedCaseWorld(db: Client): Promise<{ cases: number }> {
           `INSERT INTO case_referring_access (case_id, division_id, granted_at, accepted_at) VALUES ($1, $2, now() - interval '2 hours', now() - interval '1 hour')`,
           [kase!.id, accepted],
         );
-        await db.query(`UPDATE cases SET granted_access_created_at = now() - interval '2 hours', patient_accepted_created_at = now() - interval '1 hour' WHERE id = $1`, [kase!.id]);
       }
     }
     created++;

@@ -7,15 +7,10 @@ import { Sequelize } from 'sequelize-typescript';
 import type { Server, Socket } from 'socket.io';
 import { UserContextService } from '../auth/user-context.service';
 import { caseScopeSql } from '../cases/case-scope';
-import { isItpStaff } from '@crisis/forms';
+import { LiveRoom, isItpStaff } from '@crisis/forms';
 import { config } from '../config';
 import { IdentityKeys } from '../identity/identity-keys.service';
 
-export const userRoom = (userId: number) => `user:${userId}`;
-/** ITP coordinators' room: the calls card's live updates (callbacks coming due, claims). */
-export const CALLS_ROOM = 'calls';
-/** Same name as caseRoom in cases/case-commands.service.ts (the room 'case.updated' is emitted to). */
-const caseRoomName = (caseId: number) => `case:${caseId}`;
 const caseIdOf = (body: unknown): number | null => {
   const v = Number((body as { caseId?: unknown } | null)?.caseId);
   return Number.isInteger(v) && v > 0 && v <= 2147483647 ? v : null;
@@ -23,7 +18,7 @@ const caseIdOf = (body: unknown): number | null => {
 
 /**
  * The live channel: socket.io authenticated with the same access token as the API; each socket
- * joins its user's room. Events are emitted after commit through LiveService. Replicas share rooms
+ * joins its user's room. Events arrive through LiveRelay (PostgreSQL NOTIFY, after commit). Replicas share rooms
  * through the PostgreSQL adapter (see main.ts).
  */
 @WebSocketGateway({ path: '/socket.io', cors: { origin: true, credentials: true } })
@@ -47,9 +42,9 @@ export class LiveGateway implements OnGatewayConnection {
       });
       const userId = Number(payload.sub);
       socket.data.userId = userId;
-      await socket.join(userRoom(userId));
+      await socket.join(LiveRoom.user(userId));
       const loaded = await this.users.load(userId);
-      if (loaded?.isActive && isItpStaff(loaded.context.role)) await socket.join(CALLS_ROOM);
+      if (loaded?.isActive && isItpStaff(loaded.context.role)) await socket.join(LiveRoom.calls);
       socket.emit('ready', { userId });
     } catch {
       socket.emit('unauthorized');
@@ -73,7 +68,7 @@ export class LiveGateway implements OnGatewayConnection {
     const scope = caseScopeSql(loaded.context, bind);
     const rows = await this.sequelize.query(`SELECT 1 FROM cases c WHERE c.id = $1 AND ${scope}`, { bind, type: QueryTypes.SELECT });
     if (rows.length === 0) return { joined: false };
-    await socket.join(caseRoomName(caseId));
+    await socket.join(LiveRoom.case(caseId));
     return { joined: true };
   }
 
@@ -81,7 +76,7 @@ export class LiveGateway implements OnGatewayConnection {
   async leaveCase(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<{ left: boolean }> {
     const caseId = caseIdOf(body);
     if (!caseId) return { left: false };
-    await socket.leave(caseRoomName(caseId));
+    await socket.leave(LiveRoom.case(caseId));
     return { left: true };
   }
 }
