@@ -13,3 +13,4 @@ export * from './navigation';
 export * from './cases';
 export * from './placement';
 export * from './address';
+export * from './responses';
