@@ -53,3 +53,15 @@ export function useAppMutation<A, R>(run: (dp: AppDataProvider, args: A) => Prom
     onSuccess: () => Promise.all(invalidates.map((queryKey) => client.invalidateQueries({ queryKey }))),
   });
 }
+
+/**
+ * A command on a case through the data provider: `run((dp) => dp.caseX(...))` resolves once the
+ * given parts of the case (default: the case itself) are fetched again.
+ */
+export function useCaseCommand(caseId: number, parts: string[] = ['details']) {
+  const mutation = useAppMutation(
+    (dp, call: (dp: AppDataProvider) => Promise<unknown>) => call(dp),
+    parts.map((p) => keys.case(caseId, p)),
+  );
+  return { run: <R,>(call: (dp: AppDataProvider) => Promise<R>) => mutation.mutateAsync(call) as Promise<R>, busy: mutation.isPending };
+}

@@ -30,7 +30,7 @@ import { useSession } from '../auth/session';
 import { api } from '../data/httpClient';
 import { isCodedError } from '../data/codedError';
 import { liveSocket } from '../live/liveConnection';
-import { enumLabel } from '../cases/page/caseApi';
+import { enumLabel } from '../cases/page/caseLabels';
 import type { CaseCardProps } from '../cases/types';
 import { FullLogDialog } from './full-log/FullLogDialog';
 

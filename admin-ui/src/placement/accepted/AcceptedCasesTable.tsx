@@ -25,7 +25,7 @@ import { UserType, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { httpClient, api } from '../../data/httpClient';
 import { isCodedError } from '../../data/codedError';
-import { enumLabel } from '../../cases/page/caseApi';
+import { enumLabel } from '../../cases/page/caseLabels';
 
 interface AcceptedCase {
   id: number;

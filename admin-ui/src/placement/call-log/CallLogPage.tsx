@@ -39,7 +39,7 @@ import {
   type AcceptGrid,
 } from '@crisis/forms';
 import { isCodedError } from '../../data/codedError';
-import { enumLabel } from '../../cases/page/caseApi';
+import { enumLabel } from '../../cases/page/caseLabels';
 import { callLogApi, type CallEntry, type CallLogData, type CallLogTask } from './callLogApi';
 import { BulkDialog, CallbackDialog, FollowUpSelect, MessageDialog, NoAnswerDialog, NoteDialog, type BulkValues } from './CallLogDialogs';
 import { useLeaveGuard } from './useLeaveGuard';

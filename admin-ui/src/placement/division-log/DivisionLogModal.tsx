@@ -23,7 +23,7 @@ import { httpClient } from '../../data/httpClient';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
 import { downloadPdf } from '../../cases/exports/exportsApi';
-import { enumLabel } from '../../cases/page/caseApi';
+import { enumLabel } from '../../cases/page/caseLabels';
 import { useDebounced } from '../../common/useDebounced';
 
 export interface DivisionLogEntry {

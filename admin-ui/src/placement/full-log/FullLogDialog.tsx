@@ -25,7 +25,7 @@ import { api } from '../../data/httpClient';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
 import { downloadPdf } from '../../cases/exports/exportsApi';
-import { enumLabel } from '../../cases/page/caseApi';
+import { enumLabel } from '../../cases/page/caseLabels';
 
 export interface PlacementLogRow {
   placementTaskCallId: string;
