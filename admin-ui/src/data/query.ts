@@ -59,9 +59,15 @@ export function useAppMutation<A, R>(run: (dp: AppDataProvider, args: A) => Prom
  * given parts of the case (default: the case itself) are fetched again.
  */
 export function useCaseCommand(caseId: number, parts: string[] = ['details']) {
+  const client = useQueryClient();
   const mutation = useAppMutation(
     (dp, call: (dp: AppDataProvider) => Promise<unknown>) => call(dp),
     parts.map((p) => keys.case(caseId, p)),
   );
-  return { run: <R,>(call: (dp: AppDataProvider) => Promise<R>) => mutation.mutateAsync(call) as Promise<R>, busy: mutation.isPending };
+  return {
+    run: <R,>(call: (dp: AppDataProvider) => Promise<R>) => mutation.mutateAsync(call) as Promise<R>,
+    busy: mutation.isPending,
+    /** Fetches the parts again (after a refused command, say). */
+    refresh: () => Promise.all(parts.map((p) => client.invalidateQueries({ queryKey: keys.case(caseId, p) }))),
+  };
 }
