@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
-import { Button, Card, CardContent, CardHeader, Typography } from '@mui/material';
+import { Button, Card, CardContent, CardHeader, CircularProgress, Typography } from '@mui/material';
 import type { SchemaName } from '@crisis/forms';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { useCaseCommand } from '../../data/query';
@@ -25,6 +25,8 @@ export function CaseCard(props: {
   /** A title button, or any title content; nothing when null or false. */
   action?: CardAction | ReactNode;
   error?: string | null;
+  /** A spinner while the first load is under way. */
+  loading?: boolean;
   /** The text shown instead of the content when `empty`. */
   emptyText?: string;
   empty?: boolean;
@@ -54,6 +56,7 @@ export function CaseCard(props: {
       />
       <CardContent sx={props.dense ? { pt: 0 } : undefined}>
         {props.error ? <Typography color="error">{props.error}</Typography> : null}
+        {props.loading && !props.error ? <CircularProgress size={20} /> : null}
         {props.empty ? <Typography color="text.secondary">{props.emptyText}</Typography> : null}
         {props.children}
       </CardContent>
