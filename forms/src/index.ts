@@ -14,3 +14,4 @@ export * from './cases';
 export * from './placement';
 export * from './address';
 export * from './live';
+export * from './responses';

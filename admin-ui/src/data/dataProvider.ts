@@ -1,6 +1,13 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataProvider } from 'react-admin';
 import { api, httpClient } from './httpClient';
+import { adminMethods } from './methods/admin';
+import { caseCreateMethods } from './methods/caseCreate';
+import { caseMethods } from './methods/cases';
+import { exportMethods } from './methods/exports';
+import { facilityTabMethods } from './methods/facilityTabs';
+import { placementMethods } from './methods/placement';
+import { recordMethods } from './methods/records';
 
 export const API_URL = '/api';
 
@@ -34,12 +41,27 @@ export interface OutboxRow {
   createdAt: string;
 }
 
+/**
+ * The calls that are not CRUD, one group a domain (data/methods/*): same client, URLs, headers and
+ * errors as the simple-rest ones. Components call them through useDataProvider() inside react-query
+ * hooks (data/query.ts), never with fetch.
+ */
+const customMethods = {
+  ...caseMethods,
+  ...recordMethods,
+  ...exportMethods,
+  ...caseCreateMethods,
+  ...placementMethods,
+  ...facilityTabMethods,
+  ...adminMethods,
+  setFacilityMfa: (facilityId: number, isMfaEnabled: boolean) =>
+    api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
+  getOutbox: (channel: OutboxRow['channel']) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),
+  resetOwnMfa: (userId: number) => api.post<unknown>(`${API_URL}/user/reset-mfa`, [userId]),
+};
+
 /** ra-data-simple-rest on our authenticated client, plus the calls that are not CRUD. */
-export interface AppDataProvider extends DataProvider {
-  setFacilityMfa(facilityId: number, isMfaEnabled: boolean): Promise<{ data: unknown }>;
-  getOutbox(channel: OutboxRow['channel']): Promise<OutboxRow[]>;
-  resetOwnMfa(userId: number): Promise<unknown>;
-}
+export type AppDataProvider = DataProvider & typeof customMethods;
 
 const METHODS = ['getList', 'getOne', 'getMany', 'getManyReference', 'update', 'updateMany', 'create', 'delete', 'deleteMany'] as const;
 
@@ -47,11 +69,5 @@ export function createDataProvider(): AppDataProvider {
   const routed = Object.fromEntries(
     METHODS.map((m) => [m, (resource: string, params: any) => (providerFor(resource, params) as any)[m](resource, params)]),
   ) as unknown as DataProvider;
-  return {
-    ...routed,
-    setFacilityMfa: (facilityId, isMfaEnabled) =>
-      api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
-    getOutbox: (channel) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),
-    resetOwnMfa: (userId) => api.post(`${API_URL}/user/reset-mfa`, [userId]),
-  };
+  return { ...routed, ...customMethods };
 }

@@ -4,10 +4,19 @@ import { userManager } from '../auth/userManager';
 let socket: Socket | undefined;
 let token: string | null = null;
 let renewHooked = false;
+/** Who waits for the socket (a hook mounted before sign-in finished): told when it starts or stops. */
+const watchers = new Set<(socket: Socket | undefined) => void>();
+
+/** Calls back with the current socket now and with each new one; returns the unsubscribe. */
+export function watchLiveSocket(cb: (socket: Socket | undefined) => void): () => void {
+  watchers.add(cb);
+  cb(socket);
+  return () => void watchers.delete(cb);
+}
 
 /**
  * The live channel (socket.io at /socket.io, authenticated with the access token). After a silent
- * renew the socket reconnects with the new token. Events are only logged for now.
+ * renew the socket reconnects with the new token. Screens listen through useLiveEvent.
  */
 export function startLiveConnection(accessToken: string): Socket {
   token = accessToken;
@@ -30,6 +39,8 @@ export function startLiveConnection(accessToken: string): Socket {
       socket.disconnect().connect();
     });
   }
+  const started = socket;
+  watchers.forEach((cb) => cb(started));
   return socket;
 }
 
@@ -37,6 +48,7 @@ export function stopLiveConnection() {
   socket?.disconnect();
   socket = undefined;
   token = null;
+  watchers.forEach((cb) => cb(undefined));
 }
 
 export const liveSocket = () => socket;

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import {
   Alert,
@@ -25,44 +26,17 @@ import {
   Typography,
 } from '@mui/material';
 import StarIcon from '@mui/icons-material/Star';
-import { ADD_TASKS_MAX, formatDateTime } from '@crisis/forms';
+import { ADD_TASKS_MAX, formatDateTime, type ReferringDivisionOption } from '@crisis/forms';
 import { useSession } from '../auth/session';
-import { api } from '../data/httpClient';
 import { isCodedError } from '../data/codedError';
-import { liveSocket } from '../live/liveConnection';
-import { enumLabel } from '../cases/page/caseApi';
+import type { AppDataProvider } from '../data/dataProvider';
+import { keys, useAppData, useAppQuery, useCaseCommand } from '../data/query';
+import { caseRoom, useLiveEvent } from '../live/useLiveEvent';
+import { enumLabel } from '../cases/page/caseLabels';
 import type { CaseCardProps } from '../cases/types';
 import { FullLogDialog } from './full-log/FullLogDialog';
 
-export interface PlacementTask {
-  id: number;
-  caseId: number;
-  divisionId: number;
-  facilityId: number;
-  facilityName: string;
-  divisionName: string;
-  isPreferredFacility: boolean;
-  isVeteranOnlyDivision: boolean;
-  address: { city: string | null; state: string | null };
-  travelSeconds: number | null;
-  reasons: string[] | null;
-  origin: string;
-  notes: string | null;
-  callbackAt: string | null;
-  dueAt: string | null;
-  lastCall: { id: string; result: string; note: string | null; createdAt: string; createdByName: string } | null;
-  holdUntil: string | null;
-  holdResult: string | null;
-  claim: { id: number; claimedById: number; claimedByName: string } | null;
-}
-export interface Placements {
-  tasks: PlacementTask[];
-  reworkedWarning: boolean;
-  readOnly: boolean;
-  canAddTasks: boolean;
-  outOfState: { shown: boolean; enabled: boolean; value: boolean };
-}
-interface DivisionOption { divisionId: number; divisionName: string; facilityId: number; facilityName: string }
+type DivisionOption = ReferringDivisionOption;
 
 /** 5400 s → '1h 30m'; 600 → '0h 10m'. */
 export function travelTime(seconds: number | null | undefined): string {
@@ -71,73 +45,40 @@ export function travelTime(seconds: number | null | undefined): string {
   return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }
 
-/** Calls onEvent on 'placements.updated' of this case (the case page joins the case room). */
-function usePlacementsLive(caseId: number, onEvent: () => void) {
-  const handler = useRef(onEvent);
-  handler.current = onEvent;
-  useEffect(() => {
-    const socket = liveSocket();
-    if (!socket) return;
-    const join = () => socket.emit('case.join', { caseId });
-    const fire = (data: { caseId?: number }) => {
-      if (Number(data?.caseId) === caseId) handler.current();
-    };
-    socket.on('ready', join);
-    socket.on('placements.updated', fire);
-    if (socket.connected) join();
-    return () => {
-      socket.off('ready', join);
-      socket.off('placements.updated', fire);
-    };
-  }, [caseId]);
-}
-
 /**
  * The placements table of the ITP case page (spec 02 §2 "Case page (ITP)"): travel time,
  * facility / division with why it is in the list, address, last call, latest result with its note,
  * follow-up (callback or the division's hold), claim; title actions out-of-state, add tasks, add a
  * division by hand and the full log; the reworked warning; read-only when the case is closed.
  */
-export function PlacementsCard({ caseRecord, onChanged }: CaseCardProps) {
+export function PlacementsCard({ caseRecord }: CaseCardProps) {
   const caseId = caseRecord.id;
   const notify = useNotify();
   const { ability } = useSession();
-  const [data, setData] = useState<Placements | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const dp = useAppData();
+  // Loaded again when the case's status changes and on each 'placements.updated' of the case.
+  const query = useAppQuery(keys.case(caseId, 'placements', caseRecord.status), (d) => d.placements(caseId), { placeholderData: keepPreviousData });
+  const data = query.data;
+  const error = query.failure ? (isCodedError(query.failure) ? query.failure.message : 'The placements could not be loaded') : null;
+  const load = query.reload;
+  useLiveEvent(caseRoom(caseId), 'placements.updated', load);
+  const command = useCaseCommand(caseId, ['placements', 'details']);
   const [dialog, setDialog] = useState<'add' | 'division' | 'log' | null>(null);
   const [notes, setNotes] = useState('');
   const [divisions, setDivisions] = useState<DivisionOption[]>([]);
   const [division, setDivision] = useState<DivisionOption | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setData(await api.get<Placements>(`/api/cases/${caseId}/placements`));
-      setError(null);
-    } catch (e) {
-      setError(isCodedError(e) ? e.message : 'The placements could not be loaded');
-    }
-  }, [caseId]);
-  useEffect(() => {
-    void load();
-  }, [load, caseRecord.status]);
-  usePlacementsLive(caseId, () => void load());
+  const busy = command.busy;
 
   if (!ability.can('manage', 'Placement')) return null;
   const closed = caseRecord.status === 'Closed' || !!data?.readOnly;
 
-  const run = async (what: () => Promise<unknown>, success: string) => {
-    setBusy(true);
+  const run = async (what: (d: AppDataProvider) => Promise<unknown>, success: string) => {
     try {
-      await what();
+      await command.run(what);
       notify(success, { type: 'success' });
       setDialog(null);
-      await load();
-      onChanged();
     } catch (e) {
       notify(isCodedError(e) ? e.message : 'The action failed', { type: 'error' });
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -145,7 +86,7 @@ export function PlacementsCard({ caseRecord, onChanged }: CaseCardProps) {
     setDivision(null);
     setDialog('division');
     try {
-      const r = await api.get<{ referring: DivisionOption[] }>(`/api/cases/${caseId}/close-options`);
+      const r = await dp.caseCloseOptions(caseId);
       const taken = new Set(data?.tasks.map((t) => t.divisionId));
       setDivisions(r.referring.filter((d) => !taken.has(d.divisionId)));
     } catch {
@@ -169,7 +110,7 @@ export function PlacementsCard({ caseRecord, onChanged }: CaseCardProps) {
                     checked={data.outOfState.value}
                     disabled={closed || !data.outOfState.enabled || busy}
                     onChange={(e) =>
-                      void run(() => api.put(`/api/cases/${caseId}/include-out-of-state`, { includeOutOfState: e.target.checked }), 'Out-of-state choice saved')
+                      void run((d) => d.setIncludeOutOfState(caseId, e.target.checked), 'Out-of-state choice saved')
                     }
                   />
                 }
@@ -276,7 +217,7 @@ export function PlacementsCard({ caseRecord, onChanged }: CaseCardProps) {
           <Button onClick={() => setDialog(null)} disabled={busy}>
             Cancel
           </Button>
-          <Button variant="contained" disabled={busy} onClick={() => void run(() => api.post(`/api/placement-tasks/generate/${caseId}`, { notes: notes.trim() || null }), 'Tasks added')}>
+          <Button variant="contained" disabled={busy} onClick={() => void run((d) => d.generatePlacementTasks(caseId, notes.trim() || null), 'Tasks added')}>
             Add tasks
           </Button>
         </DialogActions>
@@ -303,14 +244,14 @@ export function PlacementsCard({ caseRecord, onChanged }: CaseCardProps) {
           <Button
             variant="contained"
             disabled={busy || !division}
-            onClick={() => void run(() => api.post('/api/placement-tasks/create', { caseId, divisionId: division!.divisionId }), 'Facility added')}
+            onClick={() => void run((d) => d.addPlacementDivision(caseId, division!.divisionId), 'Facility added')}
           >
             Add
           </Button>
         </DialogActions>
       </Dialog>
 
-      <FullLogDialog caseId={caseId} open={dialog === 'log'} onClose={() => setDialog(null)} onUndone={() => { void load(); onChanged(); }} />
+      <FullLogDialog caseId={caseId} open={dialog === 'log'} onClose={() => setDialog(null)} onUndone={() => void command.refresh()} />
     </Card>
   );
 }

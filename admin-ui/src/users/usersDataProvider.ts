@@ -29,8 +29,10 @@ export function withUsers<T extends DataProvider>(base: T): T {
     get(target, prop: string, receiver) {
       const original = Reflect.get(target, prop, receiver);
       if (typeof original !== 'function') return original;
-      return (resource: string, params: any) => {
-        if (!isUsers(resource)) return original.call(target, resource, params);
+      // Custom methods take other arguments (and more than two): only a "users" call is rerouted.
+      return (...args: any[]) => {
+        const [resource, params] = args;
+        if (!isUsers(resource)) return original.apply(target, args);
         if (prop === 'create') return api.post<{ id: number }>('/api/user/invite', params.data).then((data) => ({ data }));
         const method = (rest as any)[prop];
         return method ? method.call(rest, 'user', params) : original.call(target, resource, params);

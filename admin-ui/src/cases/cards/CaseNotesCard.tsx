@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { useNotify } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, Chip, Divider, IconButton, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, Divider, IconButton, Tooltip, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { CaseStatus } from '@crisis/forms';
+import { CaseStatus, type CaseNoteRow } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { ConfirmDialog, FormDialog, NoteField, schemaProblems } from '../page/dialogs';
-import { useCaseErrors } from '../page/useCaseErrors';
+import { keys, useAppQuery } from '../../data/query';
+import { ConfirmDialog, FormDialog, NoteField } from '../page/dialogs';
 import type { CaseCardProps } from '../types';
-import { authorName, recordsApi, useRecords, when, type CaseNoteRow } from './records/recordsApi';
+import { CaseCard, useCardCommands } from './CaseCard';
+import { authorName, when } from './records/recordFormat';
 
 /**
  * The case-notes card (spec 01 §2, §4 "Patient file and note visibility", §6): every staff role
@@ -20,159 +20,138 @@ import { authorName, recordsApi, useRecords, when, type CaseNoteRow } from './re
  */
 export function CaseNotesCard({ caseRecord, onChanged }: CaseCardProps) {
   const { ability } = useSession();
-  const notify = useNotify();
-  const errors = useCaseErrors(onChanged);
-  const { data, error, reload } = useRecords(() => recordsApi.notes(caseRecord.id), [caseRecord.id]);
+  const { data, error } = useAppQuery(keys.case(caseRecord.id, 'caseNotes'), (dp) => dp.caseNotes(caseRecord.id));
+  // A refused change may mean the notes changed meanwhile: they are fetched again either way.
+  const { run, submit: send, problems, setProblems, busy, dialog } = useCardCommands(caseRecord, onChanged, ['caseNotes'], { refreshOnError: true });
   const [editing, setEditing] = useState<{ note: CaseNoteRow | null; text: string; reason: string } | null>(null);
   const [removing, setRemoving] = useState<CaseNoteRow | null>(null);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const closed = caseRecord.status === CaseStatus.Closed;
   const canAdd = !closed && ability.can('create', 'CaseNote');
-
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    setBusy(true);
-    try {
-      await action();
-      notify(success, { type: 'success' });
-      reload();
-      return true;
-    } catch (e) {
-      const fields = errors.handle(e);
-      if (fields) setProblems(fields);
-      reload();
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const submit = async () => {
     if (!editing) return;
     const payload = editing.note ? { note: editing.text, reason: editing.reason } : { note: editing.text };
-    const found = schemaProblems('caseNote', payload);
-    setProblems(found);
-    if (Object.keys(found).length) return;
-    const ok = editing.note
-      ? await run(() => recordsApi.updateNote(caseRecord.id, editing.note!.id, payload), 'Note edited')
-      : await run(() => recordsApi.addNote(caseRecord.id, payload), 'Note created');
+    const note = editing.note;
+    const ok = note
+      ? await send('caseNote', payload, (dp) => dp.updateCaseNote(caseRecord.id, note.id, payload), 'Note edited')
+      : await send('caseNote', payload, (dp) => dp.addCaseNote(caseRecord.id, payload), 'Note created');
     if (ok) setEditing(null);
   };
 
   return (
-    <Card data-testid="case-notes-card">
-      <CardHeader
-        title="Case notes"
-        action={
-          canAdd ? (
-            <Button
-              onClick={() => {
-                setProblems({});
-                setEditing({ note: null, text: '', reason: '' });
-              }}
-              data-testid="case-notes-add"
-            >
-              Add
-            </Button>
-          ) : null
+    <CaseCard
+      title="Case notes"
+      testId="case-notes-card"
+      action={
+        canAdd && {
+          label: 'Add',
+          testId: 'case-notes-add',
+          onClick: () => {
+            setProblems({});
+            setEditing({ note: null, text: '', reason: '' });
+          },
         }
-      />
-      <CardContent>
-        {error ? <Typography color="error">{error}</Typography> : null}
-        {data && !data.length ? <Typography color="text.secondary">No case notes yet</Typography> : null}
-        {data?.map((n, i) => (
-          <Box key={n.id} data-testid="case-note" data-hidden={n.hidden ? 'true' : 'false'} sx={{ opacity: n.hidden ? 0.5 : 1 }}>
-            {i > 0 ? <Divider sx={{ my: 1 }} /> : null}
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-              <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
-                {when(n.createdAt)} · {authorName(n.createdBy)}
-                {n.modifiedAt && n.modifiedAt !== n.createdAt && n.kind === 'user' ? ` · edited ${when(n.modifiedAt)}` : ''}
-              </Typography>
-              {n.kind === 'evaluation' ? <Chip size="small" label="Evaluation" /> : null}
-              {n.hidden ? <Chip size="small" label="Hidden" data-testid="case-note-hidden-chip" /> : null}
-              {n.canHide ? (
-                <Tooltip title={n.hidden ? 'Unhide' : 'Hide'}>
+      }
+      error={error}
+      empty={!!data && !data.length}
+      emptyText="No case notes yet"
+      dialogs={
+        <>
+          <FormDialog
+            open={!!editing}
+            title={editing?.note ? 'Edit case note' : 'Add case note'}
+            testId="case-note-dialog"
+            busy={busy}
+            onClose={() => setEditing(null)}
+            onSubmit={submit}
+          >
+            <NoteField
+              label="Note"
+              required
+              value={editing?.text ?? ''}
+              onChange={(text) => setEditing((e) => (e ? { ...e, text } : e))}
+              error={problems.note}
+              testId="case-note-text"
+            />
+            {editing?.note ? (
+              <NoteField
+                label="Reason for edit"
+                value={editing.reason}
+                onChange={(reason) => setEditing((e) => (e ? { ...e, reason } : e))}
+                error={problems.reason}
+                testId="case-note-reason"
+              />
+            ) : null}
+          </FormDialog>
+          <ConfirmDialog
+            open={!!removing}
+            title="Remove case note"
+            message="Remove this note? This cannot be undone."
+            confirmLabel="Remove"
+            busy={busy}
+            testId="case-note-remove-dialog"
+            onClose={() => setRemoving(null)}
+            onConfirm={async () => {
+              const n = removing;
+              if (n && (await run((dp) => dp.removeCaseNote(caseRecord.id, n.id), 'Note removed'))) setRemoving(null);
+            }}
+          />
+          {dialog}
+        </>
+      }
+    >
+      {data?.map((n, i) => (
+        <Box key={n.id} data-testid="case-note" data-hidden={n.hidden ? 'true' : 'false'} sx={{ opacity: n.hidden ? 0.5 : 1 }}>
+          {i > 0 ? <Divider sx={{ my: 1 }} /> : null}
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
+              {when(n.createdAt)} · {authorName(n.createdBy)}
+              {n.modifiedAt && n.modifiedAt !== n.createdAt && n.kind === 'user' ? ` · edited ${when(n.modifiedAt)}` : ''}
+            </Typography>
+            {n.kind === 'evaluation' ? <Chip size="small" label="Evaluation" /> : null}
+            {n.hidden ? <Chip size="small" label="Hidden" data-testid="case-note-hidden-chip" /> : null}
+            {n.canHide ? (
+              <Tooltip title={n.hidden ? 'Unhide' : 'Hide'}>
+                <IconButton
+                  size="small"
+                  disabled={busy}
+                  data-testid="case-note-toggle-hidden"
+                  onClick={() => run((dp) => dp.setCaseNoteHidden(caseRecord.id, n.id, !n.hidden), n.hidden ? 'Note shown' : 'Note hidden')}
+                >
+                  {n.hidden ? <VisibilityIcon fontSize="small" /> : <VisibilityOffIcon fontSize="small" />}
+                </IconButton>
+              </Tooltip>
+            ) : null}
+            {n.canEdit ? (
+              <>
+                <Tooltip title="Edit">
                   <IconButton
                     size="small"
-                    disabled={busy}
-                    data-testid="case-note-toggle-hidden"
-                    onClick={() => run(() => recordsApi.setNoteHidden(caseRecord.id, n.id, !n.hidden), n.hidden ? 'Note shown' : 'Note hidden')}
+                    data-testid="case-note-edit"
+                    onClick={() => {
+                      setProblems({});
+                      setEditing({ note: n, text: n.note, reason: '' });
+                    }}
                   >
-                    {n.hidden ? <VisibilityIcon fontSize="small" /> : <VisibilityOffIcon fontSize="small" />}
+                    <EditIcon fontSize="small" />
                   </IconButton>
                 </Tooltip>
-              ) : null}
-              {n.canEdit ? (
-                <>
-                  <Tooltip title="Edit">
-                    <IconButton
-                      size="small"
-                      data-testid="case-note-edit"
-                      onClick={() => {
-                        setProblems({});
-                        setEditing({ note: n, text: n.note, reason: '' });
-                      }}
-                    >
-                      <EditIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title="Remove">
-                    <IconButton size="small" data-testid="case-note-remove" onClick={() => setRemoving(n)}>
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                </>
-              ) : null}
-            </Box>
-            <Typography sx={{ whiteSpace: 'pre-wrap' }}>{n.note}</Typography>
-            {n.reason ? (
-              <Typography variant="caption" color="text.secondary">
-                Reason for edit: {n.reason}
-              </Typography>
+                <Tooltip title="Remove">
+                  <IconButton size="small" data-testid="case-note-remove" onClick={() => setRemoving(n)}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </>
             ) : null}
           </Box>
-        ))}
-      </CardContent>
-      <FormDialog
-        open={!!editing}
-        title={editing?.note ? 'Edit case note' : 'Add case note'}
-        testId="case-note-dialog"
-        busy={busy}
-        onClose={() => setEditing(null)}
-        onSubmit={submit}
-      >
-        <NoteField
-          label="Note"
-          required
-          value={editing?.text ?? ''}
-          onChange={(text) => setEditing((e) => (e ? { ...e, text } : e))}
-          error={problems.note}
-          testId="case-note-text"
-        />
-        {editing?.note ? (
-          <NoteField
-            label="Reason for edit"
-            value={editing.reason}
-            onChange={(reason) => setEditing((e) => (e ? { ...e, reason } : e))}
-            error={problems.reason}
-            testId="case-note-reason"
-          />
-        ) : null}
-      </FormDialog>
-      <ConfirmDialog
-        open={!!removing}
-        title="Remove case note"
-        message="Remove this note? This cannot be undone."
-        confirmLabel="Remove"
-        busy={busy}
-        testId="case-note-remove-dialog"
-        onClose={() => setRemoving(null)}
-        onConfirm={async () => {
-          const n = removing;
-          if (n && (await run(() => recordsApi.removeNote(caseRecord.id, n.id), 'Note removed'))) setRemoving(null);
-        }}
-      />
-      {errors.dialog}
-    </Card>
+          <Typography sx={{ whiteSpace: 'pre-wrap' }}>{n.note}</Typography>
+          {n.reason ? (
+            <Typography variant="caption" color="text.secondary">
+              Reason for edit: {n.reason}
+            </Typography>
+          ) : null}
+        </Box>
+      ))}
+    </CaseCard>
   );
 }

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
-import { Card, CardContent, CardHeader, CircularProgress, Typography } from '@mui/material';
+import { keys, useAppQuery } from '../../data/query';
 import type { CaseCardProps } from '../types';
-import { medicalApi, type MedicalInformation } from './medical/api';
+import { CaseCard } from './CaseCard';
 import { MedicalInformationView } from './medical/MedicalInformationView';
 
 /**
@@ -11,26 +10,12 @@ import { MedicalInformationView } from './medical/MedicalInformationView';
  * devices, COVID-19, jail or custody).
  */
 export function FacilityMedicalInformationCard({ caseRecord }: CaseCardProps) {
-  const [info, setInfo] = useState<MedicalInformation | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    medicalApi
-      .get(caseRecord.id)
-      .then((d) => live && (setInfo(d), setError(null)))
-      .catch((e) => live && setError((e as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [caseRecord.id, caseRecord.version, caseRecord.status]);
+  const { data: info, error } = useAppQuery(keys.case(caseRecord.id, 'medical', caseRecord.version, caseRecord.status), (dp) =>
+    dp.medicalInformation(caseRecord.id),
+  );
   return (
-    <Card data-testid="facility-medical-information-card">
-      <CardHeader title="Medical information" titleTypographyProps={{ variant: 'h6' }} />
-      <CardContent>
-        {error && <Typography color="error">{error}</Typography>}
-        {!info && !error && <CircularProgress size={20} />}
-        {info && <MedicalInformationView info={info} facility />}
-      </CardContent>
-    </Card>
+    <CaseCard title="Medical information" testId="facility-medical-information-card" dense error={error} loading={!info}>
+      {info && <MedicalInformationView info={info} facility />}
+    </CaseCard>
   );
 }

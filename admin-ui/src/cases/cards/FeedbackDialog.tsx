@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useNotify } from 'react-admin';
 import { Box, Checkbox, FormControlLabel, FormHelperText, Rating, Typography } from '@mui/material';
-import { FormDialog, NoteField, schemaProblems } from '../page/dialogs';
-import { useCaseErrors } from '../page/useCaseErrors';
+import { useAppData } from '../../data/query';
+import { FormDialog, NoteField } from '../page/dialogs';
 import type { CaseDetails } from '../types';
-import { recordsApi } from './records/recordsApi';
+import { useCardCommands } from './CaseCard';
 
 /**
  * Provide feedback on a closed case (spec 01 §3 Case feedback, §7 POST /{id}/feedback): rating
@@ -13,20 +12,18 @@ import { recordsApi } from './records/recordsApi';
  */
 export function FeedbackDialog(props: { caseRecord: CaseDetails; open: boolean; onClose: () => void; onSaved?: () => void }) {
   const { caseRecord, open, onClose } = props;
-  const notify = useNotify();
-  const errors = useCaseErrors(() => props.onSaved?.());
+  const dp = useAppData();
+  const onSaved = () => props.onSaved?.();
+  const { submit: send, setProblems, problems, busy, dialog } = useCardCommands(caseRecord, onSaved, ['feedback']);
   const [rating, setRating] = useState<number | null>(null);
   const [note, setNote] = useState('');
   const [confirmation, setConfirmation] = useState(false);
   const [cantAttest, setCantAttest] = useState(false);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setProblems({});
-    recordsApi
-      .feedback(caseRecord.id)
+    dp.caseFeedback(caseRecord.id)
       .then((f) => {
         setRating(f?.rating ?? null);
         setNote(f?.note ?? '');
@@ -34,24 +31,13 @@ export function FeedbackDialog(props: { caseRecord: CaseDetails; open: boolean; 
         setCantAttest(f?.cantAttest ?? false);
       })
       .catch(() => undefined);
-  }, [open, caseRecord.id]);
+  }, [open, caseRecord.id, dp, setProblems]);
 
   const submit = async () => {
     const payload = { rating, note, confirmation, cantAttest };
-    const found = schemaProblems('caseFeedback', payload);
-    setProblems(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await recordsApi.saveFeedback(caseRecord.id, payload);
-      notify('Thank you for your feedback', { type: 'success' });
-      props.onSaved?.();
+    if (await send('caseFeedback', payload, (d) => d.saveCaseFeedback(caseRecord.id, payload), 'Thank you for your feedback')) {
+      onSaved();
       onClose();
-    } catch (e) {
-      const fields = errors.handle(e);
-      if (fields) setProblems(fields);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -73,7 +59,7 @@ export function FeedbackDialog(props: { caseRecord: CaseDetails; open: boolean; 
           label="I can't attest"
         />
       </FormDialog>
-      {errors.dialog}
+      {dialog}
     </>
   );
 }

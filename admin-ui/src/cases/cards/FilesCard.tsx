@@ -1,11 +1,7 @@
 import { useRef, useState } from 'react';
-import { useNotify } from 'react-admin';
 import {
   Box,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
   Chip,
   IconButton,
   Table,
@@ -22,12 +18,13 @@ import EditIcon from '@mui/icons-material/Edit';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_MESSAGE, fileTitleFromName } from '@crisis/forms';
+import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_MESSAGE, fileTitleFromName, type PatientFileRow } from '@crisis/forms';
 import { useSession } from '../../auth/session';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 import { FormDialog, NoteField, schemaProblems } from '../page/dialogs';
-import { useCaseErrors } from '../page/useCaseErrors';
 import type { CaseCardProps } from '../types';
-import { authorName, downloadPatientFile, recordsApi, useRecords, when, type PatientFileRow } from './records/recordsApi';
+import { CaseCard, useCardCommands } from './CaseCard';
+import { authorName, when } from './records/recordFormat';
 
 interface FormState {
   file: PatientFileRow | null;
@@ -52,32 +49,14 @@ function fileProblem(f: File | null): string | null {
  */
 export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
   const { ability } = useSession();
-  const notify = useNotify();
-  const errors = useCaseErrors(onChanged);
-  const { data, error, reload } = useRecords(() => recordsApi.files(caseRecord.id), [caseRecord.id]);
+  const dp = useAppData();
+  const { data, error } = useAppQuery(keys.case(caseRecord.id, 'files'), (d) => d.patientFiles(caseRecord.id));
+  const { run, problems, setProblems, busy, handle, dialog } = useCardCommands(caseRecord, onChanged, ['files']);
   const [form, setForm] = useState<FormState | null>(null);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const closed = caseRecord.status === CaseStatus.Closed;
   const canUpload = !closed && ability.can('create', 'PatientFile');
   const canHide = !closed && ability.can('update', 'HiddenPatientFile');
-
-  const run = async (action: () => Promise<unknown>, success: string) => {
-    setBusy(true);
-    try {
-      await action();
-      notify(success, { type: 'success' });
-      reload();
-      return true;
-    } catch (e) {
-      const fields = errors.handle(e);
-      if (fields) setProblems(fields);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const pick = (f: File | null) => {
     setForm((s) => (s ? { ...s, upload: f, title: s.title || (f ? fileTitleFromName(f.name) : '') } : s));
@@ -94,152 +73,152 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
     setProblems(found);
     if (Object.values(found).some(Boolean)) return;
     const ok = form.file
-      ? await run(() => recordsApi.updateFile(caseRecord.id, form.file!.id, { title: form.title, note: form.note || null }), 'File updated')
-      : await run(() => recordsApi.uploadFile(caseRecord.id, form.upload!, form.title, form.note || null), 'File uploaded');
+      ? await run((d) => d.updatePatientFile(caseRecord.id, form.file!.id, { title: form.title, note: form.note || null }), 'File updated')
+      : await run((d) => d.uploadPatientFile(caseRecord.id, form.upload!, form.title, form.note || null), 'File uploaded');
     if (ok) setForm(null);
   };
 
   const download = async (f: PatientFileRow) => {
     try {
-      await downloadPatientFile(caseRecord.id, f);
+      await dp.downloadPatientFile(caseRecord.id, f);
     } catch (e) {
-      errors.handle(e);
+      handle(e);
     }
   };
 
   return (
-    <Card data-testid="files-card">
-      <CardHeader
-        title="Files"
-        action={
-          canUpload ? (
-            <Button
-              onClick={() => {
-                setProblems({});
-                setForm({ file: null, upload: null, title: '', note: '' });
-              }}
-              data-testid="files-upload"
-            >
-              Upload
-            </Button>
-          ) : null
+    <CaseCard
+      title="Files"
+      testId="files-card"
+      action={
+        canUpload && {
+          label: 'Upload',
+          testId: 'files-upload',
+          onClick: () => {
+            setProblems({});
+            setForm({ file: null, upload: null, title: '', note: '' });
+          },
         }
-      />
-      <CardContent>
-        {error ? <Typography color="error">{error}</Typography> : null}
-        {data && !data.length ? <Typography color="text.secondary">No files yet</Typography> : null}
-        {data?.length ? (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" data-testid="files-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Title</TableCell>
-                  <TableCell>Submitted</TableCell>
-                  <TableCell>Submitted by</TableCell>
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.map((f) => (
-                  <TableRow key={f.id} data-testid="file-row" data-hidden={f.hidden ? 'true' : 'false'} sx={{ opacity: f.hidden ? 0.5 : 1 }}>
-                    <TableCell>
-                      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-                        <span>{f.title}</span>
-                        {f.note ? (
-                          <Tooltip title={<span style={{ whiteSpace: 'pre-wrap' }}>{f.note}</span>}>
-                            <InfoOutlinedIcon fontSize="small" color="action" data-testid="file-note" />
-                          </Tooltip>
-                        ) : null}
-                        {f.hidden ? <Chip size="small" label="Hidden" /> : null}
-                      </Box>
-                    </TableCell>
-                    <TableCell>{when(f.submittedOn)}</TableCell>
-                    <TableCell>{authorName(f.submittedBy)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title={`Download ${f.fileName}`}>
-                        <IconButton size="small" onClick={() => download(f)} data-testid="file-download">
-                          <DownloadIcon fontSize="small" />
+      }
+      error={error}
+      empty={!!data && !data.length}
+      emptyText="No files yet"
+      dialogs={
+        <>
+          <FormDialog
+            open={!!form}
+            title={form?.file ? 'Edit file' : 'Upload file'}
+            submitLabel={form?.file ? 'Save' : 'Upload'}
+            testId="file-dialog"
+            busy={busy}
+            onClose={() => setForm(null)}
+            onSubmit={submit}
+          >
+            {form && !form.file ? (
+              <Box>
+                <input
+                  ref={input}
+                  type="file"
+                  accept="application/pdf,.pdf"
+                  hidden
+                  data-testid="file-input"
+                  onChange={(e) => pick(e.target.files?.[0] ?? null)}
+                />
+                <Button variant="outlined" onClick={() => input.current?.click()} data-testid="file-choose">
+                  Choose a PDF
+                </Button>
+                <Typography component="span" sx={{ ml: 1 }}>
+                  {form.upload?.name ?? 'No file chosen'}
+                </Typography>
+                {problems.file ? (
+                  <Typography color="error" variant="caption" display="block" data-testid="file-error">
+                    {problems.file}
+                  </Typography>
+                ) : null}
+              </Box>
+            ) : null}
+            <TextField
+              label="Title"
+              required
+              value={form?.title ?? ''}
+              onChange={(e) => setForm((s) => (s ? { ...s, title: e.target.value } : s))}
+              error={!!problems.title}
+              helperText={problems.title}
+              inputProps={{ 'data-testid': 'file-title', maxLength: 255 }}
+              size="small"
+            />
+            <NoteField label="Note" value={form?.note ?? ''} onChange={(note) => setForm((s) => (s ? { ...s, note } : s))} error={problems.note} testId="file-note-input" />
+          </FormDialog>
+          {dialog}
+        </>
+      }
+    >
+      {data?.length ? (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" data-testid="files-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>Title</TableCell>
+                <TableCell>Submitted</TableCell>
+                <TableCell>Submitted by</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((f) => (
+                <TableRow key={f.id} data-testid="file-row" data-hidden={f.hidden ? 'true' : 'false'} sx={{ opacity: f.hidden ? 0.5 : 1 }}>
+                  <TableCell>
+                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+                      <span>{f.title}</span>
+                      {f.note ? (
+                        <Tooltip title={<span style={{ whiteSpace: 'pre-wrap' }}>{f.note}</span>}>
+                          <InfoOutlinedIcon fontSize="small" color="action" data-testid="file-note" />
+                        </Tooltip>
+                      ) : null}
+                      {f.hidden ? <Chip size="small" label="Hidden" /> : null}
+                    </Box>
+                  </TableCell>
+                  <TableCell>{when(f.submittedOn)}</TableCell>
+                  <TableCell>{authorName(f.submittedBy)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={`Download ${f.fileName}`}>
+                      <IconButton size="small" onClick={() => download(f)} data-testid="file-download">
+                        <DownloadIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    {canUpload ? (
+                      <Tooltip title="Edit title and note">
+                        <IconButton
+                          size="small"
+                          data-testid="file-edit"
+                          onClick={() => {
+                            setProblems({});
+                            setForm({ file: f, upload: null, title: f.title, note: f.note ?? '' });
+                          }}
+                        >
+                          <EditIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
-                      {canUpload ? (
-                        <Tooltip title="Edit title and note">
-                          <IconButton
-                            size="small"
-                            data-testid="file-edit"
-                            onClick={() => {
-                              setProblems({});
-                              setForm({ file: f, upload: null, title: f.title, note: f.note ?? '' });
-                            }}
-                          >
-                            <EditIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      ) : null}
-                      {canHide ? (
-                        <Tooltip title={f.hidden ? 'Unhide' : 'Hide'}>
-                          <IconButton
-                            size="small"
-                            disabled={busy}
-                            data-testid="file-toggle-hidden"
-                            onClick={() => run(() => recordsApi.setFileHidden(caseRecord.id, f.id, !f.hidden), f.hidden ? 'File shown' : 'File hidden')}
-                          >
-                            {f.hidden ? <VisibilityIcon fontSize="small" /> : <VisibilityOffIcon fontSize="small" />}
-                          </IconButton>
-                        </Tooltip>
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
-        ) : null}
-      </CardContent>
-      <FormDialog
-        open={!!form}
-        title={form?.file ? 'Edit file' : 'Upload file'}
-        submitLabel={form?.file ? 'Save' : 'Upload'}
-        testId="file-dialog"
-        busy={busy}
-        onClose={() => setForm(null)}
-        onSubmit={submit}
-      >
-        {form && !form.file ? (
-          <Box>
-            <input
-              ref={input}
-              type="file"
-              accept="application/pdf,.pdf"
-              hidden
-              data-testid="file-input"
-              onChange={(e) => pick(e.target.files?.[0] ?? null)}
-            />
-            <Button variant="outlined" onClick={() => input.current?.click()} data-testid="file-choose">
-              Choose a PDF
-            </Button>
-            <Typography component="span" sx={{ ml: 1 }}>
-              {form.upload?.name ?? 'No file chosen'}
-            </Typography>
-            {problems.file ? (
-              <Typography color="error" variant="caption" display="block" data-testid="file-error">
-                {problems.file}
-              </Typography>
-            ) : null}
-          </Box>
-        ) : null}
-        <TextField
-          label="Title"
-          required
-          value={form?.title ?? ''}
-          onChange={(e) => setForm((s) => (s ? { ...s, title: e.target.value } : s))}
-          error={!!problems.title}
-          helperText={problems.title}
-          inputProps={{ 'data-testid': 'file-title', maxLength: 255 }}
-          size="small"
-        />
-        <NoteField label="Note" value={form?.note ?? ''} onChange={(note) => setForm((s) => (s ? { ...s, note } : s))} error={problems.note} testId="file-note-input" />
-      </FormDialog>
-      {errors.dialog}
-    </Card>
+                    ) : null}
+                    {canHide ? (
+                      <Tooltip title={f.hidden ? 'Unhide' : 'Hide'}>
+                        <IconButton
+                          size="small"
+                          disabled={busy}
+                          data-testid="file-toggle-hidden"
+                          onClick={() => run((d) => d.setPatientFileHidden(caseRecord.id, f.id, !f.hidden), f.hidden ? 'File shown' : 'File hidden')}
+                        >
+                          {f.hidden ? <VisibilityIcon fontSize="small" /> : <VisibilityOffIcon fontSize="small" />}
+                        </IconButton>
+                      </Tooltip>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      ) : null}
+    </CaseCard>
   );
 }

@@ -1,15 +1,17 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNotify } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, CircularProgress, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Tooltip, Typography } from '@mui/material';
+import { keepPreviousData } from '@tanstack/react-query';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import { ErrorCode, medicalInformationConfirmation, type MedicalInformationConfirmationReason } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 import { ConfirmDialog } from '../page/dialogs';
 import { useCaseErrors } from '../page/useCaseErrors';
 import type { CaseCardProps } from '../types';
-import { medicalApi, type MedicalInformation } from './medical/api';
+import { CaseCard } from './CaseCard';
 import { ChangeLogDialog } from './medical/ChangeLogDialog';
 import { MedicalInformationEditDialog, formFrom, payloadFrom, type MedicalForm } from './medical/MedicalInformationEditDialog';
 import { MedicalInformationView } from './medical/MedicalInformationView';
@@ -32,8 +34,13 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
   const caseId = caseRecord.id;
   const closed = caseRecord.status === 'Closed';
   const canEdit = !closed && ability.can('update', 'MedicalInformation');
-  const [info, setInfo] = useState<MedicalInformation | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const dp = useAppData();
+  // Loaded again with every command on the case (its version); the last answer stays shown meanwhile.
+  const query = useAppQuery(keys.case(caseId, 'medical', caseRecord.version, caseRecord.status), (d) => d.medicalInformation(caseId), {
+    placeholderData: keepPreviousData,
+  });
+  const info = query.data;
+  const loadError = query.error;
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -41,13 +48,6 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
   const [logOpen, setLogOpen] = useState(false);
   const { handle, dialog, show } = useCaseErrors(onChanged);
 
-  const load = useCallback(() => {
-    medicalApi
-      .get(caseId)
-      .then((d) => (setInfo(d), setLoadError(null)))
-      .catch((e) => setLoadError((e as Error).message));
-  }, [caseId]);
-  useEffect(load, [load, caseRecord.version, caseRecord.status]);
 
   const claim = useMedicalClaim(caseId, {
     enabled: canEdit,
@@ -64,7 +64,7 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
   const openEdit = async () => {
     try {
       await claim.acquire();
-      await load();
+      await query.refetch();
       setServerErrors({});
       setEditing(true);
     } catch (e) {
@@ -92,8 +92,8 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
     }
     setBusy(true);
     try {
-      const saved = await medicalApi.save(caseId, { ...payloadFrom(form), ...(confirmed ? { confirmed: true } : {}) });
-      setInfo(saved);
+      await dp.saveMedicalInformation(caseId, { ...payloadFrom(form), ...(confirmed ? { confirmed: true } : {}) });
+      await query.refetch();
       setConfirm(null);
       notify('Medical information saved', { type: 'success' });
       await close();
@@ -118,67 +118,69 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
 
   const holderName = claim.holder?.subjectName;
   return (
-    <Card data-testid="medical-information-card">
-      <CardHeader
-        title="Medical information"
-        titleTypographyProps={{ variant: 'h6' }}
-        action={
-          <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button size="small" startIcon={<HistoryIcon />} onClick={() => setLogOpen(true)} data-testid="medical-information-log-open">
-              Change log
-            </Button>
-            {canEdit && (
-              <Tooltip title={holderName ? `${holderName} is editing the medical information` : ''} data-testid="medical-information-edit-tooltip">
-                <span>
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    startIcon={<EditIcon />}
-                    disabled={!!holderName || editing || !info}
-                    onClick={openEdit}
-                    data-testid="medical-information-edit-open"
-                    data-holder={holderName ?? ''}
-                  >
-                    Edit
-                  </Button>
-                </span>
-              </Tooltip>
-            )}
-          </Box>
-        }
-      />
-      <CardContent>
-        {holderName && (
-          <Typography variant="caption" color="warning.main" data-testid="medical-information-holder">
-            Being edited by {holderName}
-          </Typography>
-        )}
-        {loadError && <Typography color="error">{loadError}</Typography>}
-        {!info && !loadError && <CircularProgress size={20} />}
-        {info && <MedicalInformationView info={info} />}
-      </CardContent>
-      {editing && info && (
-        <MedicalInformationEditDialog
-          open={editing}
-          initial={initial}
-          caseStatus={caseRecord.status}
-          busy={busy}
-          serverErrors={serverErrors}
-          onCancel={close}
-          onSubmit={(form) => void save(form, false)}
-        />
+    <CaseCard
+      title="Medical information"
+      testId="medical-information-card"
+      dense
+      error={loadError}
+      loading={!info}
+      action={
+        <Box sx={{ display: 'flex', gap: 1 }}>
+          <Button size="small" startIcon={<HistoryIcon />} onClick={() => setLogOpen(true)} data-testid="medical-information-log-open">
+            Change log
+          </Button>
+          {canEdit && (
+            <Tooltip title={holderName ? `${holderName} is editing the medical information` : ''} data-testid="medical-information-edit-tooltip">
+              <span>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  startIcon={<EditIcon />}
+                  disabled={!!holderName || editing || !info}
+                  onClick={openEdit}
+                  data-testid="medical-information-edit-open"
+                  data-holder={holderName ?? ''}
+                >
+                  Edit
+                </Button>
+              </span>
+            </Tooltip>
+          )}
+        </Box>
+      }
+      dialogs={
+        <>
+          {editing && info && (
+            <MedicalInformationEditDialog
+              open={editing}
+              initial={initial}
+              caseStatus={caseRecord.status}
+              busy={busy}
+              serverErrors={serverErrors}
+              onCancel={close}
+              onSubmit={(form) => void save(form, false)}
+            />
+          )}
+          <ConfirmDialog
+            open={!!confirm}
+            title="Please confirm"
+            message={confirm ? CONFIRM_TEXT[confirm.reason] : ''}
+            busy={busy}
+            testId="medical-information-confirm"
+            onClose={() => setConfirm(null)}
+            onConfirm={() => confirm && void save(confirm.form, true)}
+          />
+          <ChangeLogDialog caseId={caseId} open={logOpen} onClose={() => setLogOpen(false)} />
+          {dialog}
+        </>
+      }
+    >
+      {holderName && (
+        <Typography variant="caption" color="warning.main" data-testid="medical-information-holder">
+          Being edited by {holderName}
+        </Typography>
       )}
-      <ConfirmDialog
-        open={!!confirm}
-        title="Please confirm"
-        message={confirm ? CONFIRM_TEXT[confirm.reason] : ''}
-        busy={busy}
-        testId="medical-information-confirm"
-        onClose={() => setConfirm(null)}
-        onConfirm={() => confirm && void save(confirm.form, true)}
-      />
-      <ChangeLogDialog caseId={caseId} open={logOpen} onClose={() => setLogOpen(false)} />
-      {dialog}
-    </Card>
+      {info && <MedicalInformationView info={info} />}
+    </CaseCard>
   );
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useNotify } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@mui/material';
 import { CaseStatus } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { FormDialog, schemaProblems } from '../page/dialogs';
-import { useCaseErrors } from '../page/useCaseErrors';
+import { keys, useAppQuery } from '../../data/query';
+import { FormDialog } from '../page/dialogs';
 import type { CaseCardProps } from '../types';
-import { authorName, localInputToIso, nowLocalInput, numberOrNull, recordsApi, useRecords, when } from './records/recordsApi';
+import { CaseCard, useCardCommands } from './CaseCard';
+import { authorName, localInputToIso, nowLocalInput, numberOrNull, when } from './records/recordFormat';
 
 const EMPTY = { submittedOn: '', pulse: '', systolic: '', diastolic: '', oxygenSaturation: '', bodyTemperature: '', respirationRate: '' };
 type Values = typeof EMPTY;
@@ -28,33 +28,16 @@ export function vitalsPayload(v: Values) {
 /** The vitals card (spec 01 §2, §5 Vitals): table and an add modal for ITP and source-side facility staff while the case is open. */
 export function VitalsCard({ caseRecord, onChanged }: CaseCardProps) {
   const { ability } = useSession();
-  const notify = useNotify();
-  const errors = useCaseErrors(onChanged);
-  const { data, error, reload } = useRecords(() => recordsApi.vitals(caseRecord.id), [caseRecord.id]);
+  const { data, error } = useAppQuery(keys.case(caseRecord.id, 'vitals'), (dp) => dp.vitals(caseRecord.id));
+  const { submit: send, problems, setProblems, busy, dialog } = useCardCommands(caseRecord, onChanged, ['vitals']);
   const [values, setValues] = useState<Values | null>(null);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const canAdd = caseRecord.status !== CaseStatus.Closed && ability.can('create', 'Vitals');
 
   const set = (k: keyof Values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => (v ? { ...v, [k]: e.target.value } : v));
   const submit = async () => {
     if (!values) return;
     const payload = vitalsPayload(values);
-    const found = schemaProblems('vitals', payload);
-    setProblems(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await recordsApi.addVitals(caseRecord.id, payload);
-      notify('Vitals added', { type: 'success' });
-      setValues(null);
-      reload();
-    } catch (e) {
-      const fields = errors.handle(e);
-      if (fields) setProblems(fields);
-    } finally {
-      setBusy(false);
-    }
+    if (await send('vitals', payload, (dp) => dp.addVitals(caseRecord.id, payload), 'Vitals added')) setValues(null);
   };
   const problem = (k: string) => problems[k] ?? problems[`bloodPressure.${k}`] ?? problems[`bloodPressure/${k}`];
   const field = (k: keyof Values, label: string, extra: Record<string, unknown> = {}) => (
@@ -70,85 +53,80 @@ export function VitalsCard({ caseRecord, onChanged }: CaseCardProps) {
     />
   );
 
+  const open = () => {
+    setProblems({});
+    setValues({ ...EMPTY, submittedOn: nowLocalInput() });
+  };
   return (
-    <Card data-testid="vitals-card">
-      <CardHeader
-        title="Vitals"
-        action={
-          canAdd ? (
-            <Button
-              onClick={() => {
-                setProblems({});
-                setValues({ ...EMPTY, submittedOn: nowLocalInput() });
-              }}
-              data-testid="vitals-add"
-            >
-              Add
-            </Button>
-          ) : null
-        }
-      />
-      <CardContent>
-        {error ? <Typography color="error">{error}</Typography> : null}
-        {data && !data.length ? <Typography color="text.secondary">No vitals yet</Typography> : null}
-        {data?.length ? (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" data-testid="vitals-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Submitted on</TableCell>
-                  <TableCell>Pulse</TableCell>
-                  <TableCell>Blood pressure</TableCell>
-                  <TableCell>O₂ saturation</TableCell>
-                  <TableCell>Temperature</TableCell>
-                  <TableCell>Respiration rate</TableCell>
-                  <TableCell>Added by</TableCell>
+    <CaseCard
+      title="Vitals"
+      testId="vitals-card"
+      action={canAdd && { label: 'Add', testId: 'vitals-add', onClick: open }}
+      error={error}
+      empty={!!data && !data.length}
+      emptyText="No vitals yet"
+      dialogs={
+        <>
+          <FormDialog open={!!values} title="Add vitals" testId="vitals-dialog" busy={busy} onClose={() => setValues(null)} onSubmit={submit}>
+            <TextField
+              label="Submitted on"
+              type="datetime-local"
+              required
+              value={values?.submittedOn ?? ''}
+              onChange={set('submittedOn')}
+              error={!!problems.submittedOn}
+              helperText={problems.submittedOn}
+              InputLabelProps={{ shrink: true }}
+              inputProps={{ 'data-testid': 'vitals-submittedOn', max: nowLocalInput() }}
+              size="small"
+            />
+            {field('pulse', 'Pulse', { step: 1 })}
+            <Box sx={{ display: 'flex', gap: 2 }}>
+              {field('systolic', 'Systolic', { step: 1 })}
+              {field('diastolic', 'Diastolic', { step: 1 })}
+            </Box>
+            {field('oxygenSaturation', 'Oxygen saturation (%)', { max: 100, step: 'any' })}
+            {field('bodyTemperature', 'Body temperature (°F)', { step: 'any' })}
+            {field('respirationRate', 'Respiration rate', { step: 'any' })}
+          </FormDialog>
+          {dialog}
+        </>
+      }
+    >
+      {data?.length ? (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" data-testid="vitals-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>Submitted on</TableCell>
+                <TableCell>Pulse</TableCell>
+                <TableCell>Blood pressure</TableCell>
+                <TableCell>O₂ saturation</TableCell>
+                <TableCell>Temperature</TableCell>
+                <TableCell>Respiration rate</TableCell>
+                <TableCell>Added by</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((v) => (
+                <TableRow key={v.id} data-testid="vitals-row">
+                  <TableCell>{when(v.submittedOn)}</TableCell>
+                  <TableCell>{v.pulse ?? ''}</TableCell>
+                  <TableCell>
+                    {v.bloodPressure.systolic != null || v.bloodPressure.diastolic != null
+                      ? `${v.bloodPressure.systolic ?? '–'}/${v.bloodPressure.diastolic ?? '–'}`
+                      : ''}
+                  </TableCell>
+                  <TableCell>{v.oxygenSaturation != null ? `${+v.oxygenSaturation.toFixed(2)}%` : ''}</TableCell>
+                  <TableCell>{v.bodyTemperature != null ? `${v.bodyTemperature} °F` : ''}</TableCell>
+                  <TableCell>{v.respirationRate ?? ''}</TableCell>
+                  <TableCell>{authorName(v.createdBy)}</TableCell>
                 </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.map((v) => (
-                  <TableRow key={v.id} data-testid="vitals-row">
-                    <TableCell>{when(v.submittedOn)}</TableCell>
-                    <TableCell>{v.pulse ?? ''}</TableCell>
-                    <TableCell>
-                      {v.bloodPressure.systolic != null || v.bloodPressure.diastolic != null
-                        ? `${v.bloodPressure.systolic ?? '–'}/${v.bloodPressure.diastolic ?? '–'}`
-                        : ''}
-                    </TableCell>
-                    <TableCell>{v.oxygenSaturation != null ? `${+v.oxygenSaturation.toFixed(2)}%` : ''}</TableCell>
-                    <TableCell>{v.bodyTemperature != null ? `${v.bodyTemperature} °F` : ''}</TableCell>
-                    <TableCell>{v.respirationRate ?? ''}</TableCell>
-                    <TableCell>{authorName(v.createdBy)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
-        ) : null}
-      </CardContent>
-      <FormDialog open={!!values} title="Add vitals" testId="vitals-dialog" busy={busy} onClose={() => setValues(null)} onSubmit={submit}>
-        <TextField
-          label="Submitted on"
-          type="datetime-local"
-          required
-          value={values?.submittedOn ?? ''}
-          onChange={set('submittedOn')}
-          error={!!problems.submittedOn}
-          helperText={problems.submittedOn}
-          InputLabelProps={{ shrink: true }}
-          inputProps={{ 'data-testid': 'vitals-submittedOn', max: nowLocalInput() }}
-          size="small"
-        />
-        {field('pulse', 'Pulse', { step: 1 })}
-        <Box sx={{ display: 'flex', gap: 2 }}>
-          {field('systolic', 'Systolic', { step: 1 })}
-          {field('diastolic', 'Diastolic', { step: 1 })}
+              ))}
+            </TableBody>
+          </Table>
         </Box>
-        {field('oxygenSaturation', 'Oxygen saturation (%)', { max: 100, step: 'any' })}
-        {field('bodyTemperature', 'Body temperature (°F)', { step: 'any' })}
-        {field('respirationRate', 'Respiration rate', { step: 'any' })}
-      </FormDialog>
-      {errors.dialog}
-    </Card>
+      ) : null}
+    </CaseCard>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNotify } from 'react-admin';
 import {
   Alert,
@@ -22,7 +22,8 @@ import AssessmentIcon from '@mui/icons-material/Assessment';
 import { durationTwoUnits, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import type { CaseDetails } from '../types';
-import { downloadPdf, exportUrls, exportsApi, type ActivityReport } from './exportsApi';
+import { exportUrls } from '../../data/methods/exports';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 
 /** 'RecommendationReview_WaitingOnDecision' → 'Recommendation Review - Waiting On Decision' (as in the exports). */
 export const statusWords = (v: string | null | undefined) =>
@@ -43,29 +44,18 @@ export interface ActivityReportDialogProps {
  */
 export function ActivityReportDialog({ caseRecord, open, onClose }: ActivityReportDialogProps) {
   const notify = useNotify();
-  const [report, setReport] = useState<ActivityReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const dp = useAppData();
+  const query = useAppQuery(keys.case(caseRecord.id, 'activityReport'), (d) => d.caseActivityReport(caseRecord.id), { enabled: open, gcTime: 0 });
+  const report = open ? query.data : null;
+  const error = open && query.error ? query.failure?.message || 'The report cannot be loaded' : null;
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    setReport(null);
-    setError(null);
-    exportsApi
-      .activityReport(caseRecord.id)
-      .then((r) => live && setReport(r))
-      .catch((e) => live && setError((e as Error)?.message ?? 'The report cannot be loaded'));
-    return () => {
-      live = false;
-    };
-  }, [open, caseRecord.id]);
 
   const download = async (kind: 'csv' | 'pdf') => {
     setBusy(kind);
     try {
-      if (kind === 'csv') await exportsApi.downloadCsv(exportUrls.activityCsv(caseRecord.id));
-      else await downloadPdf(exportUrls.activityPdf(caseRecord.id));
+      if (kind === 'csv') await dp.downloadCsv(exportUrls.activityCsv(caseRecord.id));
+      else await dp.downloadPdf(exportUrls.activityPdf(caseRecord.id));
     } catch (e) {
       notify((e as Error)?.message ?? 'Export failed', { type: 'error' });
     } finally {

@@ -4,15 +4,17 @@ import { Button, CircularProgress } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { useSession } from '../../auth/session';
 import type { CaseDetails } from '../types';
-import { downloadPdf, exportUrls } from './exportsApi';
+import { exportUrls } from '../../data/methods/exports';
+import { useAppData } from '../../data/query';
 
 function PdfButton(props: { url: string; label: string; testId: string }) {
+  const dp = useAppData();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const click = async () => {
     setBusy(true);
     try {
-      await downloadPdf(props.url);
+      await dp.downloadPdf(props.url);
     } catch (e) {
       notify((e as Error)?.message ?? 'Export failed', { type: 'error' });
     } finally {

@@ -20,7 +20,9 @@ import { AT_LEAST_ONE_CHECKBOX_MESSAGE } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { schemaProblems } from '../page/dialogs';
 import type { CaseDetails } from '../types';
-import { casePdfUrl, downloadPdf, exportsApi, type PatientFileOption } from './exportsApi';
+import type { PatientFileRow } from '@crisis/forms';
+import { casePdfUrl } from '../../data/methods/exports';
+import { useAppData } from '../../data/query';
 
 export interface ExportPdfDialogProps {
   caseRecord: Pick<CaseDetails, 'id'>;
@@ -41,7 +43,8 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
   const [includeEvaluations, setEvaluations] = useState(false);
   const [includeCaseNotes, setNotes] = useState(false);
   const [includePatientFiles, setFiles] = useState(false);
-  const [files, setFileList] = useState<PatientFileOption[] | null>(null);
+  const [files, setFileList] = useState<PatientFileRow[] | null>(null);
+  const dp = useAppData();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,8 +59,7 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
     if (!canFiles) return;
     let live = true;
     // The file list is optional: without it the dialog offers the all-files toggle only.
-    exportsApi
-      .files(caseRecord.id)
+    dp.patientFiles(caseRecord.id)
       .then((list) => {
         if (!live) return;
         setFileList(list);
@@ -67,7 +69,7 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
     return () => {
       live = false;
     };
-  }, [open, caseRecord.id, canFiles]);
+  }, [open, caseRecord.id, canFiles, dp]);
 
   const allFiles = files === null || files.length === 0 || selected.size === files.length;
   const toggleAll = (on: boolean) => setSelected(new Set(on && files ? files.map((f) => f.id) : []));
@@ -96,7 +98,7 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
     if (message) return;
     setBusy(true);
     try {
-      await downloadPdf(casePdfUrl(caseRecord.id, payload));
+      await dp.downloadPdf(casePdfUrl(caseRecord.id, payload));
       onClose();
     } catch (e) {
       notify((e as Error)?.message ?? 'Export failed', { type: 'error' });

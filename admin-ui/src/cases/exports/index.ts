@@ -2,4 +2,4 @@
 export { ExportPdfDialog, ExportPdfButton, type ExportPdfDialogProps } from './ExportPdfDialog';
 export { ActivityReportDialog, ActivityReportButton, statusWords, type ActivityReportDialogProps } from './ActivityReportDialog';
 export { SummaryPdfButton, NotesPdfButton } from './ExportButtons';
-export { casePdfUrl, downloadPdf, exportUrls, exportsApi, type ActivityReport, type CasePdfExportOptions } from './exportsApi';
+export { casePdfUrl, exportUrls } from '../../data/methods/exports';

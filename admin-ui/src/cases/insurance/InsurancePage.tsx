@@ -33,16 +33,16 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { Form, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { MAX_INSURANCES, caseReference, type InsuranceInput } from '@crisis/forms';
+import { MAX_INSURANCES, caseReference, type InsuranceInput, type InsuranceList, type InsuranceRecord, type PayerChoice } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { schemaValidator } from '../../common/schemaValidation';
-import { api } from '../../data/httpClient';
+import { useAppData } from '../../data/query';
 import { isCodedError } from '../../data/codedError';
 import { ConfirmDialog } from '../../facilities/tabs/ConfirmDialog';
 import type { Confirmation } from '../../facilities/tabs/tabsApi';
 import type { CaseDetails } from '../types';
 import { InsuranceFields } from './InsuranceFields';
-import { insuranceApi, insuranceToInput, type InsuranceList, type InsuranceRecord, type PayerChoice } from './insuranceApi';
+import { insuranceToInput } from './insuranceInput';
 
 const toPayload = (v: Partial<InsuranceInput>): InsuranceInput => ({
   payerId: v.payerId as number,
@@ -77,14 +77,15 @@ function InsuranceDialog(props: {
   onClose: () => void;
   onSaved: () => void;
 }) {
+  const dp = useAppData();
   const notify = useNotify();
   // New insurances default to verified in the form (spec 01 §4 Insurance states).
   const record: Record<string, unknown> = props.editing ? { ...insuranceToInput(props.editing) } : { verified: true, relationToInsured: null, responsibleParty: null };
   const submit = async (values: Record<string, unknown>) => {
     const payload = toPayload(values as Partial<InsuranceInput>);
     try {
-      if (props.editing) await insuranceApi.update(props.caseId, props.editing.id, payload);
-      else await insuranceApi.add(props.caseId, payload);
+      if (props.editing) await dp.updateInsurance(props.caseId, props.editing.id, payload);
+      else await dp.addInsurance(props.caseId, payload);
       notify(props.editing ? 'Insurance updated' : 'Insurance added', { type: 'success' });
       props.onSaved();
     } catch (e) {
@@ -107,6 +108,7 @@ function InsuranceDialog(props: {
 
 /** A card image: thumbnail when stored, and an upload button (JPEG or PNG) for editors. */
 function CardImage(props: { caseId: number; insurance: InsuranceRecord; side: 'front' | 'back'; canEdit: boolean; onStored: () => void }) {
+  const dp = useAppData();
   const notify = useNotify();
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -117,7 +119,7 @@ function CardImage(props: { caseId: number; insurance: InsuranceRecord; side: 'f
     let cancelled = false;
     let made: string | null = null;
     if (stored)
-      insuranceApi.imageUrl(props.caseId, props.insurance.id, props.side).then((u) => {
+      dp.insuranceImageUrl(props.caseId, props.insurance.id, props.side).then((u) => {
         made = u;
         if (!cancelled) setUrl(u);
       });
@@ -131,7 +133,7 @@ function CardImage(props: { caseId: number; insurance: InsuranceRecord; side: 'f
     if (!file) return;
     setBusy(true);
     try {
-      await insuranceApi.uploadImage(props.caseId, props.insurance.id, props.side, file);
+      await dp.uploadInsuranceImage(props.caseId, props.insurance.id, props.side, file);
       notify('Card image saved', { type: 'success' });
       setVersion((v) => v + 1);
       props.onStored();
@@ -172,6 +174,7 @@ function CardImage(props: { caseId: number; insurance: InsuranceRecord; side: 'f
  * card images, and the add/edit form (relation Self copies the patient).
  */
 export function InsurancePage() {
+  const dp = useAppData();
   const { id } = useParams();
   const caseId = Number(id);
   const { ability } = useSession();
@@ -185,13 +188,13 @@ export function InsurancePage() {
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    insuranceApi.list(caseId).then(setData, (e) => setError((e as Error).message));
-  }, [caseId]);
+    dp.insurances(caseId).then(setData, (e) => setError((e as Error).message));
+  }, [caseId, dp]);
   useEffect(() => {
-    api.get<CaseDetails>(`/api/cases/${caseId}`).then(setCaseRecord, (e) => setError((e as Error).message));
-    insuranceApi.payers(caseId).then(setPayers, () => setPayers([]));
+    dp.caseDetails(caseId).then(setCaseRecord, (e) => setError((e as Error).message));
+    dp.insurancePayers(caseId).then(setPayers, () => setPayers([]));
     load();
-  }, [caseId, load]);
+  }, [caseId, load, dp]);
 
   const closed = caseRecord?.status === 'Closed';
   const canEdit = ability.can('update', 'CaseInsurance') && !closed;
@@ -209,7 +212,7 @@ export function InsurancePage() {
     }
   };
 
-  const reorder = (ids: number[]) => act(() => insuranceApi.reorder(caseId, ids), 'Insurance order saved');
+  const reorder = (ids: number[]) => act(() => dp.reorderInsurances(caseId, ids), 'Insurance order saved');
   const move = (from: number, to: number) => {
     if (to < 0 || to >= insurances.length || from === to) return;
     const ids = insurances.map((i) => i.id);
@@ -231,9 +234,9 @@ export function InsurancePage() {
       setConfirmation({
         title: 'Mark the patient uninsured',
         message: 'Marking the patient uninsured removes the insurances of this case. Continue?',
-        onConfirm: () => act(() => insuranceApi.setUninsured(caseId, true), 'Patient marked uninsured'),
+        onConfirm: () => act(() => dp.setUninsured(caseId, true), 'Patient marked uninsured'),
       });
-    else void act(() => insuranceApi.setUninsured(caseId, uninsured), uninsured ? 'Patient marked uninsured' : 'Patient no longer marked uninsured');
+    else void act(() => dp.setUninsured(caseId, uninsured), uninsured ? 'Patient marked uninsured' : 'Patient no longer marked uninsured');
   };
 
   if (error) return <Alert severity="error">{error}</Alert>;
@@ -349,7 +352,7 @@ export function InsurancePage() {
                       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                         <Button
                           size="small"
-                          onClick={() => act(() => insuranceApi.toggleVerified(caseId, ins.id), ins.verified ? 'Insurance needs verification' : 'Insurance verified')}
+                          onClick={() => act(() => dp.toggleInsuranceVerified(caseId, ins.id), ins.verified ? 'Insurance needs verification' : 'Insurance verified')}
                           data-testid="insurance-verify"
                         >
                           {ins.verified ? 'Needs verification' : 'Verify'}
@@ -366,7 +369,7 @@ export function InsurancePage() {
                               setConfirmation({
                                 title: 'Remove insurance',
                                 message: `Remove the ${ins.payer.name} insurance ${ins.insuranceId}?`,
-                                onConfirm: () => act(() => insuranceApi.remove(caseId, ins.id), 'Insurance removed'),
+                                onConfirm: () => act(() => dp.removeInsurance(caseId, ins.id), 'Insurance removed'),
                               })
                             }
                             data-testid="insurance-remove"

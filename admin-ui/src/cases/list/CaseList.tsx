@@ -113,62 +113,67 @@ const elapsedField = () => (
   <FunctionField source="timeElapsed" label="Time elapsed" sortBy="timeElapsed" render={(r: CaseRow) => <span data-testid="case-elapsed">{elapsed(r)}</span>} />
 );
 
-/** ITP admin and user: filters on status and main recommendation, closed cases excluded. */
-function ItpCaseList({ embedded = false }: { embedded?: boolean }) {
-  const wide = useMediaQuery((t: Theme) => t.breakpoints.up('lg'));
+/**
+ * The shell the four case lists share (spec 01 §2): the cases resource, page size, pager, actions
+ * and stored list parameters; each variant gives its default sort, filters, the content above the
+ * rows and its columns.
+ */
+function CaseListShell(props: {
+  embedded: boolean;
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  filters?: React.ReactElement[];
+  above?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <List
       resource="cases"
       disableAuthentication
-      disableSyncWithLocation={embedded}
+      disableSyncWithLocation={props.embedded}
       title=" "
-      filters={itpFilters}
-      sort={{ field: 'timeElapsed', order: 'DESC' }}
+      filters={props.filters}
+      sort={props.sort}
       perPage={25}
       pagination={<ListPager />}
       actions={<CaseListActions />}
       empty={false}
       storeKey="cases.listParams"
     >
-      <CaseRows>
-        {patientField()}
-        {facilityField()}
-        {wide && contactField()}
-        {statusField()}
-        <FunctionField label="Criteria" sortable={false} render={(r: CaseRow) => <CriteriaChips criteria={r.criteria} />} />
-        {elapsedField()}
-      </CaseRows>
+      {props.above}
+      <CaseRows>{props.children}</CaseRows>
     </List>
+  );
+}
+
+/** ITP admin and user: filters on status and main recommendation, closed cases excluded. */
+function ItpCaseList({ embedded = false }: { embedded?: boolean }) {
+  const wide = useMediaQuery((t: Theme) => t.breakpoints.up('lg'));
+  return (
+    <CaseListShell embedded={embedded} sort={{ field: 'timeElapsed', order: 'DESC' }} filters={itpFilters}>
+      {patientField()}
+      {facilityField()}
+      {wide && contactField()}
+      {statusField()}
+      <FunctionField label="Criteria" sortable={false} render={(r: CaseRow) => <CriteriaChips criteria={r.criteria} />} />
+      {elapsedField()}
+    </CaseListShell>
   );
 }
 
 /** Facility admin and source-division users. */
 function FacilityCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
-    <List
-      resource="cases"
-      disableAuthentication
-      disableSyncWithLocation={embedded}
-      title=" "
-      sort={{ field: 'timeElapsed', order: 'DESC' }}
-      perPage={25}
-      pagination={<ListPager />}
-      actions={<CaseListActions />}
-      empty={false}
-      storeKey="cases.listParams"
-    >
-      <CaseRows>
-        {patientField()}
-        {statusField()}
-        {elapsedField()}
-        <FunctionField source="requestType" label="Request type" sortBy="requestType" render={(r: CaseRow) => humanize(r.latestRequest?.type) || '—'} />
-        <FunctionField
-          label="Request provider"
-          sortable={false}
-          render={(r: CaseRow) => <ProviderBiographyLink provider={r.latestRequest?.evaluationProvider ?? null} />}
-        />
-      </CaseRows>
-    </List>
+    <CaseListShell embedded={embedded} sort={{ field: 'timeElapsed', order: 'DESC' }}>
+      {patientField()}
+      {statusField()}
+      {elapsedField()}
+      <FunctionField source="requestType" label="Request type" sortBy="requestType" render={(r: CaseRow) => humanize(r.latestRequest?.type) || '—'} />
+      <FunctionField
+        label="Request provider"
+        sortable={false}
+        render={(r: CaseRow) => <ProviderBiographyLink provider={r.latestRequest?.evaluationProvider ?? null} />}
+      />
+    </CaseListShell>
   );
 }
 
@@ -200,32 +205,24 @@ function WaitingToggle() {
 /** Users of a Referring division: the cases they were granted access to. */
 function ReferringCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
-    <List
-      resource="cases"
-      disableAuthentication
-      disableSyncWithLocation={embedded}
-      title=" "
+    <CaseListShell
+      embedded={embedded}
       sort={{ field: 'grantedAccessCreatedAt', order: 'ASC' }}
-      perPage={25}
-      pagination={<ListPager />}
-      actions={<CaseListActions />}
-      empty={false}
-      storeKey="cases.listParams"
+      above={
+        <Box sx={{ px: 2, pt: 1 }}>
+          <WaitingToggle />
+        </Box>
+      }
     >
-      <Box sx={{ px: 2, pt: 1 }}>
-        <WaitingToggle />
-      </Box>
-      <CaseRows>
-        {patientField()}
-        <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
-        <FunctionField
-          source="grantedAccessCreatedAt"
-          label="Time since access granted"
-          sortBy="grantedAccessCreatedAt"
-          render={(r: CaseRow) => since(r.grantedAccessCreatedAt)}
-        />
-      </CaseRows>
-    </List>
+      {patientField()}
+      <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
+      <FunctionField
+        source="grantedAccessCreatedAt"
+        label="Time since access granted"
+        sortBy="grantedAccessCreatedAt"
+        render={(r: CaseRow) => since(r.grantedAccessCreatedAt)}
+      />
+    </CaseListShell>
   );
 }
 
@@ -282,27 +279,13 @@ function ProviderFilterBar() {
 /** Providers: the cases with a request assigned to them (or all, within a number of hours). */
 function ProviderCaseList({ embedded = false }: { embedded?: boolean }) {
   return (
-    <List
-      resource="cases"
-      disableAuthentication
-      disableSyncWithLocation={embedded}
-      title=" "
-      sort={{ field: 'timeElapsed', order: 'DESC' }}
-      perPage={25}
-      pagination={<ListPager />}
-      actions={<CaseListActions />}
-      empty={false}
-      storeKey="cases.listParams"
-    >
-      <ProviderFilterBar />
-      <CaseRows>
-        {patientField(true)}
-        <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
-        {contactField()}
-        {elapsedField()}
-        {statusField()}
-      </CaseRows>
-    </List>
+    <CaseListShell embedded={embedded} sort={{ field: 'timeElapsed', order: 'DESC' }} above={<ProviderFilterBar />}>
+      {patientField(true)}
+      <FunctionField source="sourceFacility" label="Source facility" sortBy="sourceFacility" render={(r: CaseRow) => r.sourceFacility.name} />
+      {contactField()}
+      {elapsedField()}
+      {statusField()}
+    </CaseListShell>
   );
 }
 

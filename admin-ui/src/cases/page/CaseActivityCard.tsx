@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import { caseStatusLabel, durationTwoUnits, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import type { CaseCardProps } from '../types';
 import { ActivityReportDialogSlot } from './slots';
-import { caseApi, type ActivityRow } from './caseApi';
+import { keys, useAppQuery } from '../../data/query';
 
 /**
  * Case activity (spec 01 §3 Case activity info): one row per status the case went through, with its
@@ -14,21 +14,12 @@ import { caseApi, type ActivityRow } from './caseApi';
  */
 export function CaseActivityCard({ caseRecord }: CaseCardProps) {
   const { context } = useSession();
-  const [rows, setRows] = useState<ActivityRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState(false);
   const audience = context.organizationType === 'Facility' ? 'facility' : 'itp';
-  useEffect(() => {
-    let live = true;
-    caseApi
-      .activity(caseRecord.id)
-      .then((r) => live && (setRows(r), setError(null)))
-      .catch((e) => live && setError((e as Error).message));
-    return () => {
-      live = false;
-    };
-    // The case's version changes with every command: reload the rows then.
-  }, [caseRecord.id, caseRecord.version, caseRecord.status]);
+  // The case's version changes with every command: the rows are loaded again then.
+  const { data: rows, error } = useAppQuery(keys.case(caseRecord.id, 'activity', caseRecord.version, caseRecord.status), (dp) =>
+    dp.caseActivity(caseRecord.id),
+  );
   return (
     <Card variant="outlined" data-testid="case-activity-card">
       <CardHeader

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { Alert, Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
@@ -6,10 +6,12 @@ import RateReviewIcon from '@mui/icons-material/RateReview';
 import { CaseStatus, DivisionType, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
+import { keys, useAppQuery } from '../../data/query';
+import { caseRoom, useLiveEvent } from '../../live/useLiveEvent';
 import { AccessDeniedPage } from '../../pages/errors/AccessDeniedPage';
 import { NotFoundPage } from '../../pages/errors/NotFoundPage';
-import type { CaseCardProps, CaseDetails } from '../types';
-import { caseApi, enumLabel } from './caseApi';
+import type { CaseCardProps } from '../types';
+import { enumLabel } from './caseLabels';
 import { CaseActivityCard } from './CaseActivityCard';
 import { PlacementsCard } from '../../placement/PlacementsCard';
 import { RequestsCard } from './RequestsCard';
@@ -31,7 +33,6 @@ import {
   TagsCard,
   VitalsCard,
 } from './slots';
-import { useCaseLive } from './useCaseLive';
 
 export type CaseLayoutKind = 'itp' | 'source' | 'referring' | 'provider';
 
@@ -64,68 +65,34 @@ export function layoutFor(role: string, divisionType: string | null | undefined)
   return 'source';
 }
 
-type Load = { state: 'loading' } | { state: 'ready'; record: CaseDetails } | { state: 'notFound' } | { state: 'denied' } | { state: 'error'; message: string };
-
 /** /cases/:id — the case page laid out per role, refreshed live when someone else changes the case. */
 export function CasePage() {
   const { id } = useParams();
   const caseId = Number(id);
   const { context, ability } = useSession();
   const [feedback, setFeedback] = useState(false);
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [pdf, setPdf] = useState(false);
-  const movedPending = useRef(new Set<number>());
   const valid = Number.isInteger(caseId) && caseId > 0 && String(caseId) === id;
+  // A provider opening a case with his Pending request: the server moves it to InProgress (spec 01 §4).
+  const load = useAppQuery(keys.case(caseId, 'details'), (dp) => dp.caseDetails(caseId), { enabled: valid });
+  useLiveEvent(valid ? caseRoom(caseId) : undefined, 'case.updated', load.reload);
 
-  const reload = useCallback(async () => {
-    if (!valid) return setLoad({ state: 'notFound' });
-    try {
-      let record = await caseApi.details(caseId);
-      // A provider opening a case with his Pending request moves it to InProgress (spec 01 §4), once.
-      const pending = record.activeRequest;
-      if (
-        context.role === UserType.ItpProvider &&
-        pending?.status === 'Pending' &&
-        pending.evaluationProviderId === context.id &&
-        !movedPending.current.has(pending.id)
-      ) {
-        movedPending.current.add(pending.id);
-        try {
-          await caseApi.inProgress(pending.id);
-          record = await caseApi.details(caseId);
-        } catch {
-          /* someone else moved it meanwhile: show the case as it is */
-        }
-      }
-      setLoad({ state: 'ready', record });
-    } catch (e) {
-      if (isCodedError(e) && e.status === 404) setLoad({ state: 'notFound' });
-      else if (isCodedError(e) && e.status === 403) setLoad({ state: 'denied' });
-      else if (isCodedError(e) && e.status === 400) setLoad({ state: 'notFound' });
-      else setLoad({ state: 'error', message: (e as Error).message });
-    }
-  }, [caseId, valid, context.id, context.role]);
-
-  useEffect(() => {
-    setLoad({ state: 'loading' });
-    void reload();
-  }, [reload]);
-  useCaseLive(caseId, () => void reload());
-
-  if (load.state === 'loading')
+  if (!valid) return <NotFoundPage />;
+  const failure = load.failure;
+  if (!load.data && isCodedError(failure) && (failure.status === 404 || failure.status === 400)) return <NotFoundPage />;
+  if (!load.data && isCodedError(failure) && failure.status === 403) return <AccessDeniedPage />;
+  if (!load.data && failure) return <Alert severity="error">{failure.message}</Alert>;
+  if (!load.data)
     return (
       <Box sx={{ p: 6, textAlign: 'center' }}>
         <CircularProgress />
       </Box>
     );
-  if (load.state === 'notFound') return <NotFoundPage />;
-  if (load.state === 'denied') return <AccessDeniedPage />;
-  if (load.state === 'error') return <Alert severity="error">{load.message}</Alert>;
 
-  const record = load.record;
+  const record = load.data;
   const closed = record.status === CaseStatus.Closed;
   const layout = LAYOUTS[layoutFor(context.role, context.divisionType)];
-  const onChanged = () => void reload();
+  const onChanged = load.reload;
   const cardProps: CaseCardProps = { caseRecord: record, onChanged };
   return (
     <Box data-testid="case-page" data-case-version={record.version} data-case-status={record.status}>

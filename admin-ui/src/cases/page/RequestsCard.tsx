@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -26,7 +26,9 @@ import { ErrorCode, CaseStatus, canCancelRequest, canEditRequest, formatDateTime
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseCardProps, CaseRequest } from '../types';
-import { caseApi, enumLabel, type ProviderOption } from './caseApi';
+import type { ProviderOption } from '@crisis/forms';
+import { keys, useAppData, useAppQuery } from '../../data/query';
+import { enumLabel } from './caseLabels';
 import { FormDialog, NoteField, ReasonDialog, schemaProblems } from './dialogs';
 import { useCaseErrors } from './useCaseErrors';
 
@@ -36,6 +38,7 @@ type Bio = NonNullable<CaseRequest['evaluationProvider']>;
 export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   const { ability, context } = useSession();
   const notify = useNotify();
+  const dp = useAppData();
   const navigate = useNavigate();
   const errors = useCaseErrors(onChanged);
   const [editing, setEditing] = useState<CaseRequest | 'new' | null>(null);
@@ -55,7 +58,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   };
   const startEvaluation = async (r: CaseRequest) => {
     try {
-      if (!r.evaluationStarted) await caseApi.startEvaluation(r.id);
+      if (!r.evaluationStarted) await dp.requestStartEvaluation(r.id);
       navigate(`/cases/${caseRecord.id}/requests/${r.id}/evaluation`);
     } catch (e) {
       errors.handle(e);
@@ -174,7 +177,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
         onClose={() => setCancelling(null)}
         onSubmit={async (reason) => {
           try {
-            await caseApi.cancelRequest(cancelling!.id, reason);
+            await dp.requestCancel(cancelling!.id, reason);
             notify('Request cancelled', { type: 'success' });
             setCancelling(null);
             onChanged();
@@ -192,7 +195,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
         onClose={() => setNotReady(null)}
         onSubmit={async (reason) => {
           try {
-            await caseApi.notReady(notReady!.id, reason);
+            await dp.requestNotReady(notReady!.id, reason);
             setNotReady(null);
             notify('The request was marked as not ready for evaluation', { type: 'success' });
             navigate('/dashboard');
@@ -234,8 +237,13 @@ function RequestDialog({
   onSaved: (created: boolean) => void;
   onError: (e: unknown) => Record<string, string> | null;
 }) {
-  const [types, setTypes] = useState<string[]>(request ? [request.type] : []);
-  const [providers, setProviders] = useState<ProviderOption[]>([]);
+  const dp = useAppData();
+  const loadedTypes = useAppQuery(keys.case(caseRecord.id, 'requestTypes'), (d) => d.caseRequestTypes(caseRecord.id)).data;
+  const types = loadedTypes ? (request && !loadedTypes.includes(request.type) ? [request.type, ...loadedTypes] : loadedTypes) : request ? [request.type] : [];
+  const providers: ProviderOption[] =
+    useAppQuery(['providers', caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth], (d) =>
+      d.caseProviders(caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth),
+    ).data ?? [];
   const [type, setType] = useState(request?.type ?? '');
   const [providerId, setProviderId] = useState<number | ''>(request?.evaluationProviderId ?? '');
   const [note, setNote] = useState(request?.note ?? '');
@@ -243,16 +251,6 @@ function RequestDialog({
   const [busy, setBusy] = useState(false);
   const { ability } = useSession();
   const isItp = ability.can('update', 'CaseStatus');
-  useEffect(() => {
-    caseApi
-      .requestTypes(caseRecord.id)
-      .then((t) => setTypes(request && !t.includes(request.type) ? [request.type, ...t] : t))
-      .catch(() => undefined);
-    caseApi
-      .providers(caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth)
-      .then(setProviders)
-      .catch(() => undefined);
-  }, [caseRecord.id, caseRecord.sourceDivision.id, caseRecord.patient.dateOfBirth, request]);
   const submit = async () => {
     const body = { type: type || null, evaluationProviderId: type === 'PlacementOnly' || providerId === '' ? null : providerId, note };
     const problems = schemaProblems(request ? 'requestUpdate' : 'requestCreate', body);
@@ -261,8 +259,8 @@ function RequestDialog({
     if (Object.keys(problems).length) return;
     setBusy(true);
     try {
-      if (request) await caseApi.updateRequest(caseRecord.id, request.id, body);
-      else await caseApi.createRequest(caseRecord.id, body);
+      if (request) await dp.caseUpdateRequest(caseRecord.id, request.id, body);
+      else await dp.caseCreateRequest(caseRecord.id, body);
       onSaved(!request);
     } catch (e) {
       if (isCodedError(e) && e.code === ErrorCode.CaseHasActiveRequest) {

@@ -10,7 +10,8 @@ import { ErrorCode, CaseStatus, caseReference, caseStatusLabel, closeBlockedByRe
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseDetails } from '../types';
-import { caseApi } from './caseApi';
+import type { AppDataProvider } from '../../data/dataProvider';
+import { useAppData, useCaseCommand } from '../../data/query';
 import { ConfirmDialog } from './dialogs';
 import { ContactingDialog, NoteDialog, OutcomeDialog, type Submit } from './statusDialogs';
 import { useCaseErrors } from './useCaseErrors';
@@ -38,15 +39,16 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
     return <Chip label={caseRecord.statusLabel} color={closed ? 'default' : 'primary'} variant="outlined" data-testid="case-status-readonly" />;
 
   const expectedStatus = caseRecord.status;
-  const run = async (call: () => Promise<unknown>, success: string): Promise<Record<string, string> | null> => {
+  const command = useCaseCommand(caseRecord.id);
+  const dp = useAppData();
+  const run = async (call: (dp: AppDataProvider) => Promise<unknown>, success: string): Promise<Record<string, string> | null> => {
     try {
-      await call();
+      await command.run(call);
       notify(success, { type: 'success' });
       setNoteTarget(null);
       setContacting(false);
       setOutcomeMode(null);
       setConfirm(null);
-      onChanged();
       return null;
     } catch (e) {
       const fields = errors.handle(e);
@@ -59,9 +61,9 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
       return fields;
     }
   };
-  const changeStatus: Submit = (body) => run(() => caseApi.changeStatus(caseRecord.id, { ...body, expectedStatus }), 'Status changed');
-  const close: Submit = (body) => run(() => caseApi.close(caseRecord.id, { ...body, expectedStatus }), 'Case closed');
-  const changeOutcome: Submit = (body) => run(() => caseApi.changeOutcome(caseRecord.id, body), 'Outcome changed');
+  const changeStatus: Submit = (body) => run((dp) => dp.caseChangeStatus(caseRecord.id, { ...body, expectedStatus }), 'Status changed');
+  const close: Submit = (body) => run((dp) => dp.caseClose(caseRecord.id, { ...body, expectedStatus }), 'Case closed');
+  const changeOutcome: Submit = (body) => run((dp) => dp.caseChangeOutcome(caseRecord.id, body), 'Outcome changed');
 
   const onSelect = (target: string) => {
     if (target === caseRecord.status) return; // selecting the current status does nothing
@@ -80,7 +82,7 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
   const startReopen = async () => {
     setBusy(true);
     try {
-      const r = await caseApi.reopenStatus(caseRecord.id);
+      const r = await dp.caseReopenStatus(caseRecord.id);
       if (r.activeCaseId) showActiveCase(r.activeCaseId);
       else setConfirm({ kind: 'reopen', status: r.statusToReopen });
     } catch (e) {
@@ -106,16 +108,15 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
     if (!confirm) return;
     setBusy(true);
     try {
-      if (confirm.kind === 'resume') await run(() => caseApi.resume(caseRecord.id), 'Case resumed');
-      else if (confirm.kind === 'undo') await run(() => caseApi.undo(caseRecord.id), 'Status change undone');
+      if (confirm.kind === 'resume') await run((dp) => dp.caseResume(caseRecord.id), 'Case resumed');
+      else if (confirm.kind === 'undo') await run((dp) => dp.caseUndo(caseRecord.id), 'Status change undone');
       else if (confirm.kind === 'closeWithoutOutcome')
-        await run(() => caseApi.close(caseRecord.id, { outcomeRequired: false, expectedStatus }), 'Case closed');
+        await run((dp) => dp.caseClose(caseRecord.id, { outcomeRequired: false, expectedStatus }), 'Case closed');
       else if (confirm.kind === 'reopen') {
         try {
-          await caseApi.reopen(caseRecord.id);
+          await command.run((dp) => dp.caseReopen(caseRecord.id));
           notify('Case reopened', { type: 'success' });
           setConfirm(null);
-          onChanged();
         } catch (e) {
           setConfirm(null);
           if (isCodedError(e) && e.code === ErrorCode.PatientHasActiveCase) showActiveCase(Number((e.payload as any)?.caseId));

@@ -24,7 +24,9 @@ import {
   statusChangeNeedsNote,
 } from '@crisis/forms';
 import type { CaseDetails } from '../types';
-import { caseApi, enumLabel, type ReferringDivisionOption } from './caseApi';
+import type { ReferringDivisionOption } from '@crisis/forms';
+import { useAppData } from '../../data/query';
+import { enumLabel } from './caseLabels';
 import { FormDialog, NoteField, schemaProblems } from './dialogs';
 
 /** Submits and returns the field errors the server sent back (null when handled otherwise or done). */
@@ -169,6 +171,7 @@ export function OutcomeDialog({
   const [outcome, setOutcome] = useState('');
   const [divisionId, setDivisionId] = useState<number | ''>('');
   const [note, setNote] = useState('');
+  const dp = useAppData();
   const [options, setOptions] = useState<{ accepted: ReferringDivisionOption[]; referring: ReferringDivisionOption[] }>({ accepted: [], referring: [] });
   const [loadError, setLoadError] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -182,8 +185,7 @@ export function OutcomeDialog({
     setErrors({});
     setLoadError(null);
     let live = true;
-    caseApi
-      .closeOptions(caseRecord.id)
+    dp.caseCloseOptions(caseRecord.id)
       .then((o) => {
         if (!live) return;
         setOptions(o);
@@ -193,7 +195,7 @@ export function OutcomeDialog({
     return () => {
       live = false;
     };
-  }, [open, mode, caseRecord.id, caseRecord.outcome]);
+  }, [open, mode, caseRecord.id, caseRecord.outcome, dp]);
   const needsFacility = outcomeNeedsFacility(outcome);
   // Accepted divisions first, then every other referring division.
   const acceptedIds = new Set(options.accepted.map((d) => d.divisionId));

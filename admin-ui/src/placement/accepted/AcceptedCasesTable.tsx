@@ -23,19 +23,11 @@ import {
 } from '@mui/material';
 import { UserType, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { httpClient, api } from '../../data/httpClient';
 import { isCodedError } from '../../data/codedError';
-import { enumLabel } from '../../cases/page/caseApi';
+import type { AcceptedCase } from '@crisis/forms';
+import { useAppData } from '../../data/query';
+import { enumLabel } from '../../cases/page/caseLabels';
 
-interface AcceptedCase {
-  id: number;
-  status: string;
-  patient: { id: number; firstName: string; lastName: string; dateOfBirth: string };
-  sourceFacility: { id: number; name: string };
-  acceptedAt: string;
-  divisionId: number;
-  divisionName: string;
-}
 type SortField = 'patient' | 'sourceFacility' | 'patientAcceptedCreatedAt' | 'status';
 const PAGE_SIZE = 10;
 
@@ -46,6 +38,7 @@ const PAGE_SIZE = 10;
  */
 export function AcceptedCasesTable() {
   const notify = useNotify();
+  const dp = useAppData();
   const { ability, context } = useSession();
   const [rows, setRows] = useState<AcceptedCase[]>([]);
   const [total, setTotal] = useState(0);
@@ -58,14 +51,13 @@ export function AcceptedCasesTable() {
   const load = useCallback(async () => {
     if (!allowed) return;
     try {
-      const range = `[${page * PAGE_SIZE},${page * PAGE_SIZE + PAGE_SIZE - 1}]`;
-      const res = await httpClient(`/api/cases/accepted?sort=${encodeURIComponent(JSON.stringify([sort.field, sort.order]))}&range=${encodeURIComponent(range)}`);
-      setRows(res.json as AcceptedCase[]);
-      setTotal(Number(res.headers.get('content-range')?.split('/')[1] ?? 0));
+      const res = await dp.acceptedCases([sort.field, sort.order], page, PAGE_SIZE);
+      setRows(res.rows);
+      setTotal(res.total);
     } catch (e) {
       notify(isCodedError(e) ? e.message : 'The accepted cases could not be loaded', { type: 'error' });
     }
-  }, [allowed, page, sort, notify]);
+  }, [allowed, page, sort, notify, dp]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -77,7 +69,7 @@ export function AcceptedCasesTable() {
     if (!confirm) return;
     setBusy(true);
     try {
-      await api.put(`/api/cases/${confirm.id}/referring/confirm`, {});
+      await dp.confirmArrival(confirm.id);
       notify('The case was closed', { type: 'success' });
       setConfirm(null);
       await load();

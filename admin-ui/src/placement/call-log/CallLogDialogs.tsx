@@ -13,8 +13,8 @@ import {
   TextField,
 } from '@mui/material';
 import { BULK_RESULTS, LEFT_VOICEMAIL_DEFAULT_MINUTES, NO_ANSWER_DEFAULT_MINUTES, defaultFollowUpMinutes } from '@crisis/forms';
-import { enumLabel } from '../../cases/page/caseApi';
-import { followUpLabel } from './callLogApi';
+import { enumLabel } from '../../cases/page/caseLabels';
+import { followUpLabel } from './followUp';
 
 export function FollowUpSelect({
   value,

@@ -39,8 +39,10 @@ import {
   type AcceptGrid,
 } from '@crisis/forms';
 import { isCodedError } from '../../data/codedError';
-import { enumLabel } from '../../cases/page/caseApi';
-import { callLogApi, type CallEntry, type CallLogData, type CallLogTask } from './callLogApi';
+import { enumLabel } from '../../cases/page/caseLabels';
+import type { CallEntry, CallLogData, CallLogTask } from '@crisis/forms';
+import { callLogLease } from '../../data/methods/placement';
+import { keys, useAppData, useAppMutation, useAppQuery } from '../../data/query';
 import { BulkDialog, CallbackDialog, FollowUpSelect, MessageDialog, NoAnswerDialog, NoteDialog, type BulkValues } from './CallLogDialogs';
 import { useLeaveGuard } from './useLeaveGuard';
 
@@ -123,6 +125,9 @@ export function CallLogPage() {
   const [modal, setModal] = useState<null | 'bulk' | 'noAnswer' | 'callback' | 'divisionLog'>(null);
   const [noteFor, setNoteFor] = useState<number | null>(null);
   const [pendingLeave, setPendingLeave] = useState<(() => void) | null>(null);
+  const dp = useAppData();
+  // A saved call log changes the calls card's rows.
+  const submitCalls = useAppMutation((d, a: { calls: CallEntry[]; bulk: boolean }) => d.submitCalls(claimId, a.calls, a.bulk), [keys.calls()]);
   const edited = useRef(false);
   const released = useRef(false);
   const expiresAt = useRef<number>(0);
@@ -136,8 +141,8 @@ export function CallLogPage() {
   const release = useCallback(async () => {
     if (released.current) return;
     released.current = true;
-    await callLogApi.release(claimId).catch(() => undefined);
-  }, [claimId]);
+    await dp.releaseDivisionClaim(claimId).catch(() => undefined);
+  }, [claimId, dp]);
 
   const leave = useCallback(
     (to = '/dashboard') => {
@@ -152,33 +157,29 @@ export function CallLogPage() {
     setMessage({ title: 'The claim has expired', message: 'Your claim on this division has expired. Claim the division again from the calls card.', leave: true });
   }, []);
 
-  // Load (and restore the draft).
+  // Load once (and restore the draft): the page edits its own copy from then on.
+  const loadQuery = useAppQuery(keys.callLog(claimId), (d) => d.callLog(claimId), { staleTime: Infinity, gcTime: 0 });
   useEffect(() => {
-    let alive = true;
-    callLogApi
-      .load(claimId)
-      .then((d) => {
-        if (!alive) return;
-        expiresAt.current = Date.parse(d.expiresAt);
-        setData(d);
-        setRows(initialRows(d, followUpOptions(!!d.division.extendMaximumCallbackTime)));
-      })
-      .catch((e) => {
-        if (!alive) return;
-        if (isCodedError(e) && e.code === ErrorCode.ClaimOverdueOrInactive) expired();
-        else setLoadError((e as Error).message);
-      });
-    return () => {
-      alive = false;
-    };
-  }, [claimId, expired]);
+    const d = loadQuery.data;
+    if (d) {
+      expiresAt.current = Date.parse(d.expiresAt);
+      setData(d);
+      setRows(initialRows(d, followUpOptions(!!d.division.extendMaximumCallbackTime)));
+    }
+  }, [loadQuery.data]);
+  useEffect(() => {
+    const e = loadQuery.failure;
+    if (!e) return;
+    if (isCodedError(e) && e.code === ErrorCode.ClaimOverdueOrInactive) expired();
+    else setLoadError(e.message);
+  }, [loadQuery.failure, expired]);
 
   // Claim renewal: every 60 s, never later than half of the remaining lease.
   useEffect(() => {
     if (!data) return;
     let stopped = false;
     let timer: number | undefined;
-    const lease = callLogApi.lease(claimId);
+    const lease = callLogLease(claimId);
     const schedule = () => {
       const remaining = expiresAt.current - Date.now();
       const delay = Math.max(500, Math.min(60_000, remaining / 2));
@@ -187,7 +188,7 @@ export function CallLogPage() {
     const renew = async () => {
       if (stopped || released.current) return;
       try {
-        const claim = await callLogApi.extend(claimId, lease);
+        const claim = await dp.extendDivisionClaim(claimId, lease);
         expiresAt.current = Date.parse(claim.expiresAt);
         if (!stopped) schedule();
       } catch (e) {
@@ -202,7 +203,7 @@ export function CallLogPage() {
       stopped = true;
       window.clearTimeout(timer);
     };
-  }, [data, claimId, expired]);
+  }, [data, claimId, expired, dp]);
 
   // Release the claim when the page goes away without save / cancel (e.g. after the expiry dialog).
   const loaded = useRef(false);
@@ -214,12 +215,12 @@ export function CallLogPage() {
     if (!data || !edited.current || released.current) return;
     const t = window.setTimeout(() => {
       const calls = data.tasks.filter((task) => rows[task.id]?.selected && hasContent(rows[task.id])).map((task) => entry(task.id, rows[task.id]));
-      callLogApi.draft(claimId, calls).catch((e) => {
+      dp.saveCallsDraft(claimId, calls).catch((e) => {
         if (isCodedError(e) && e.code === ErrorCode.ClaimOverdueOrInactive) expired();
       });
     }, 1000);
     return () => window.clearTimeout(t);
-  }, [rows, data, claimId, expired]);
+  }, [rows, data, claimId, expired, dp]);
 
   const update = (taskId: number, change: Partial<RowState> | ((r: RowState) => Partial<RowState>)) => {
     edited.current = true;
@@ -292,7 +293,7 @@ export function CallLogPage() {
     }
     setBusy(true);
     try {
-      await callLogApi.submit(claimId, calls, bulk);
+      await submitCalls.mutateAsync({ calls, bulk });
       notify('Call log saved', { type: 'success' });
       await release();
       leave();
@@ -306,7 +307,7 @@ export function CallLogPage() {
   const cancel = async (then?: () => void) => {
     setBusy(true);
     // Cancel discards the draft and releases the claim.
-    if (!released.current) await callLogApi.draft(claimId, []).catch(() => undefined);
+    if (!released.current) await dp.saveCallsDraft(claimId, []).catch(() => undefined);
     await release();
     setBusy(false);
     if (then) then();

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
 import { TablePager } from '../../common/ListPager';
 import { useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
@@ -19,43 +20,20 @@ import {
   TextField,
   Tooltip,
 } from '@mui/material';
-import { ErrorCode, formatDateTime } from '@crisis/forms';
+import { ErrorCode, formatDateTime, type CallsCardRow, type LiveEventName } from '@crisis/forms';
 import { isCodedError } from '../../data/codedError';
-import { httpClient } from '../../data/httpClient';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 import { useDebounced } from '../../common/useDebounced';
-import { liveSocket } from '../../live/liveConnection';
-import { callLogApi, type CallsCardRow } from '../call-log/callLogApi';
+import { useLiveEvent } from '../../live/useLiveEvent';
 
 const PAGE_SIZE = 6;
-const LIVE_EVENTS = ['calls.updated', 'division.claimed', 'division.released', 'callback.due'];
+const LIVE_EVENTS: LiveEventName[] = ['calls.updated', 'division.claimed', 'division.released', 'callback.due'];
 const CIRCLE_COLORS: Record<CallsCardRow['circle'], string> = { expired: '#d32f2f', claimed: '#ed6c02', active: '#2e7d32' };
 const CIRCLE_LABELS: Record<CallsCardRow['circle'], string> = {
   expired: 'The callback time has passed',
   claimed: 'Claimed',
   active: 'Active',
 };
-
-/** Calls the handler on every calls-room event (the socket may connect after the card mounts). */
-function useCallsLive(onEvent: () => void) {
-  const handler = useRef(onEvent);
-  handler.current = onEvent;
-  useEffect(() => {
-    let attached: ReturnType<typeof liveSocket>;
-    const fire = () => handler.current();
-    const attach = () => {
-      const socket = liveSocket();
-      if (!socket || socket === attached) return;
-      attached = socket;
-      LIVE_EVENTS.forEach((e) => socket.on(e, fire));
-    };
-    attach();
-    const timer = window.setInterval(attach, 2000);
-    return () => {
-      window.clearInterval(timer);
-      LIVE_EVENTS.forEach((e) => attached?.off(e, fire));
-    };
-  }, []);
-}
 
 /**
  * The calls card of the ITP dashboard (spec 02 §2 "Calls card", §4 circle): one row per division
@@ -68,49 +46,30 @@ export function CallsCard() {
   const [facilityName, setFacilityName] = useState('');
   const name = useDebounced(facilityName.trim(), 400);
   const [page, setPage] = useState(0);
-  const [rows, setRows] = useState<CallsCardRow[]>([]);
-  const [total, setTotal] = useState(0);
-  const [error, setError] = useState<string | null>(null);
   const [claimedBy, setClaimedBy] = useState<{ divisionId: number; name: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    const filter = { withinTwoHours, ...(name ? { facilityName: name } : {}) };
-    const start = page * PAGE_SIZE;
-    const qs = new URLSearchParams({
-      filter: JSON.stringify(filter),
-      range: JSON.stringify([start, start + PAGE_SIZE - 1]),
-      sort: JSON.stringify(['recentCallbackAt', 'ASC']),
-    });
-    try {
-      const res = await httpClient(`/api/placement-tasks/division/group?${qs}`);
-      setRows(res.json as CallsCardRow[]);
-      const range = res.headers.get('Content-Range');
-      setTotal(range ? Number(range.split('/').pop()) || 0 : (res.json as unknown[]).length);
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [withinTwoHours, name, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const dp = useAppData();
+  const filter = { withinTwoHours, ...(name ? { facilityName: name } : {}) };
+  const list = useAppQuery([...keys.calls(), filter, page], (d) => d.callsCard(filter, page, PAGE_SIZE), { placeholderData: keepPreviousData });
+  const rows = list.data?.rows ?? [];
+  const total = list.data?.total ?? 0;
+  const { error, reload: load } = list;
   useEffect(() => setPage(0), [withinTwoHours, name]);
-  useCallsLive(() => void load());
+  // The calls room is joined by the server on connection: no join here.
+  useLiveEvent(null, LIVE_EVENTS, load);
 
   const claim = async (row: CallsCardRow) => {
     if (busy) return;
     setBusy(row.divisionId);
     setClaimedBy(null);
     try {
-      const claimed = await callLogApi.claim(row.divisionId);
+      const claimed = await dp.claimDivision(row.divisionId);
       navigate(`/call-log/claim/${claimed.claimId}`);
     } catch (e) {
       if (isCodedError(e) && e.code === ErrorCode.DivisionAlreadyClaimed) {
         const by = (e.payload as { claimedByName?: string } | null)?.claimedByName ?? 'another user';
         setClaimedBy({ divisionId: row.divisionId, name: by });
-        void load();
+        load();
       } else notify((e as Error).message, { type: 'error' });
     } finally {
       setBusy(null);

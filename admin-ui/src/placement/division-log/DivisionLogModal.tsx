@@ -19,25 +19,13 @@ import {
   Typography,
 } from '@mui/material';
 import { caseReference, formatDateTime, logDateProblems } from '@crisis/forms';
-import { httpClient } from '../../data/httpClient';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
-import { downloadPdf } from '../../cases/exports/exportsApi';
-import { enumLabel } from '../../cases/page/caseApi';
+import type { DivisionLogEntry } from '@crisis/forms';
+import { downloadPdf } from '../../data/download';
+import { useAppData } from '../../data/query';
+import { enumLabel } from '../../cases/page/caseLabels';
 import { useDebounced } from '../../common/useDebounced';
-
-export interface DivisionLogEntry {
-  id: string;
-  createdAt: string;
-  spokeWith: string | null;
-  user: { id: number; name: string };
-  patients: Array<{ caseId: number; name: string }>;
-  result: string;
-  note: string | null;
-  callbackAt: string | null;
-  undone: boolean;
-  bulkId: string | null;
-}
 
 const PAGE_SIZE = 10;
 const tz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -60,6 +48,7 @@ export function divisionLogDateErrors(from: string, to: string): { from?: string
  */
 export function DivisionLogModal({ divisionId, divisionName, open, onClose }: { divisionId: number; divisionName?: string; open: boolean; onClose: () => void }) {
   const notify = useNotify();
+  const dp = useAppData();
   const [patientName, setPatientName] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -80,14 +69,13 @@ export function DivisionLogModal({ divisionId, divisionName, open, onClose }: { 
   const load = useCallback(async () => {
     if (invalid) return;
     try {
-      const range = `[${page * PAGE_SIZE},${page * PAGE_SIZE + PAGE_SIZE - 1}]`;
-      const res = await httpClient(`/api/placement-tasks/division/${divisionId}/log?${query}&range=${encodeURIComponent(range)}`);
-      setRows(res.json as DivisionLogEntry[]);
-      setTotal(Number(res.headers.get('content-range')?.split('/')[1] ?? 0));
+      const res = await dp.divisionLog(divisionId, query, page, PAGE_SIZE);
+      setRows(res.rows);
+      setTotal(res.total);
     } catch (e) {
       notify(isCodedError(e) ? e.message : 'The division log could not be loaded', { type: 'error' });
     }
-  }, [divisionId, query, page, invalid, notify]);
+  }, [divisionId, query, page, invalid, notify, dp]);
   useEffect(() => {
     if (open) void load();
   }, [open, load]);

@@ -21,27 +21,12 @@ import {
 } from '@mui/material';
 import { CALL_RESULTS, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { api } from '../../data/httpClient';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
-import { downloadPdf } from '../../cases/exports/exportsApi';
-import { enumLabel } from '../../cases/page/caseApi';
-
-export interface PlacementLogRow {
-  placementTaskCallId: string;
-  placementTaskId: number;
-  createdAt: string;
-  spokeWith: string | null;
-  crisisCoordinator: string;
-  coordinatorId: number;
-  referringFacilityDivisionInfo: { facilityId: number; facilityName: string; divisionName: string; facilityAddress: string };
-  result: string;
-  note: string | null;
-  callbackAt: string | null;
-  undone: boolean;
-  bulkId: string | null;
-  canUndo: boolean;
-}
+import { downloadPdf } from '../../data/download';
+import { keys, useAppData, useAppMutation } from '../../data/query';
+import type { PlacementLogRow } from '@crisis/forms';
+import { enumLabel } from '../../cases/page/caseLabels';
 
 type SortField = 'dateContact' | 'coordinator' | 'referringFacility' | 'result' | 'callbackAt';
 interface Option { id: number; name: string }
@@ -59,6 +44,9 @@ const dayEnd = (d: string) => (d ? new Date(`${d}T23:59:59.999`).toISOString() :
  */
 export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: number; open: boolean; onClose: () => void; onUndone?: () => void }) {
   const notify = useNotify();
+  const dp = useAppData();
+  // An undone call changes the case's placements.
+  const undoCall = useAppMutation((d, row: PlacementLogRow) => d.undoPlacementCall(row.placementTaskId, row.placementTaskCallId), [keys.case(caseId, 'placements')]);
   const { ability } = useSession();
   const [rows, setRows] = useState<PlacementLogRow[]>([]);
   const [allRows, setAllRows] = useState<PlacementLogRow[]>([]);
@@ -87,20 +75,20 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
   const load = useCallback(async () => {
     if (toBeforeFrom) return;
     try {
-      setRows(await api.get<PlacementLogRow[]>(`/api/placement-tasks/log/${caseId}?${query}`));
+      setRows(await dp.placementLog(caseId, query));
       setError(null);
     } catch (e) {
       setError(isCodedError(e) ? e.message : 'The log could not be loaded');
     }
-  }, [caseId, query, toBeforeFrom]);
+  }, [caseId, query, toBeforeFrom, dp]);
 
   useEffect(() => {
     if (open) void load();
   }, [open, load]);
   // The choices of the facility and coordinator filters come from the unfiltered log.
   useEffect(() => {
-    if (open) void api.get<PlacementLogRow[]>(`/api/placement-tasks/log/${caseId}`).then(setAllRows).catch(() => undefined);
-  }, [open, caseId, rows.length]);
+    if (open) void dp.placementLog(caseId).then(setAllRows).catch(() => undefined);
+  }, [open, caseId, rows.length, dp]);
   const facilityChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.referringFacilityDivisionInfo.facilityId, name: r.referringFacilityDivisionInfo.facilityName }))), [allRows]);
   const coordinatorChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.coordinatorId, name: r.crisisCoordinator }))), [allRows]);
 
@@ -118,7 +106,7 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
     if (!confirm) return;
     setBusy(true);
     try {
-      await api.put(`/api/placement-tasks/${confirm.placementTaskId}/undo/${confirm.placementTaskCallId}`, {});
+      await undoCall.mutateAsync(confirm);
       notify('The call was undone', { type: 'success' });
       setConfirm(null);
       await load();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Pagination, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { SIMPLE_LIST_PAGE_SIZE, formatDateTime } from '@crisis/forms';
-import { medicalApi, type ChangeLogRow } from './api';
+import { keys, useAppQuery } from '../../../data/query';
 
 /** camelCase tracked name → 'Home medications'. */
 const nameLabel = (n: string) => {
@@ -12,19 +12,7 @@ const nameLabel = (n: string) => {
 /** The medical-information change log (spec 01 §3 change-log rows), 10 rows a page. */
 export function ChangeLogDialog({ caseId, open, onClose }: { caseId: number; open: boolean; onClose: () => void }) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ items: ChangeLogRow[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    medicalApi
-      .logs(caseId, page)
-      .then((d) => live && (setData(d), setError(null)))
-      .catch((e) => live && setError((e as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [caseId, page, open]);
+  const { data, error } = useAppQuery(keys.case(caseId, 'medicalLogs', page), (dp) => dp.medicalInformationLogs(caseId, page), { enabled: open });
   useEffect(() => {
     if (open) setPage(1);
   }, [open]);

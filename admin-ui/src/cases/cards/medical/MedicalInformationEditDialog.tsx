@@ -39,7 +39,10 @@ import {
   type MedicalInformationInput,
 } from '@crisis/forms';
 import { schemaProblems } from '../../page/dialogs';
-import { enumLabel, medicalApi, type Diagnosis, type MedicalInformation } from './api';
+import type { Diagnosis, MedicalInformation } from '@crisis/forms';
+import { useDebounced } from '../../../common/useDebounced';
+import { useAppQuery } from '../../../data/query';
+import { enumLabel } from './labels';
 
 type Drug = NonNullable<MedicalInformationInput['drugsInSystem']>[number];
 export type MedicalForm = MedicalInformationInput & { primaryDiagnosis?: Diagnosis | null; secondaryDiagnoses?: Diagnosis[] };
@@ -136,22 +139,9 @@ function DiagnosisPicker<M extends boolean>(props: {
   error?: string;
 }) {
   const [input, setInput] = useState('');
-  const [options, setOptions] = useState<Diagnosis[]>([]);
-  useEffect(() => {
-    const q = input.trim();
-    if (q.length < 3) return setOptions([]);
-    let live = true;
-    const t = setTimeout(() => {
-      medicalApi
-        .diagnoses(q)
-        .then((d) => live && setOptions(d))
-        .catch(() => undefined);
-    }, 250);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [input]);
+  const q = useDebounced(input.trim(), 250);
+  const found = useAppQuery(['diagnoses', q], (dp) => dp.diagnoses(q), { enabled: q.length >= 3 }).data;
+  const options: Diagnosis[] = input.trim().length >= 3 && found ? found : [];
   return (
     <Autocomplete<Diagnosis, M>
       multiple={props.multiple}

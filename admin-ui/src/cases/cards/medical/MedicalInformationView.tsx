@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import { HIGH_RISK_CRITERIA, formatDateTime } from '@crisis/forms';
-import { enumLabel, yesNo, type Diagnosis, type MedicalInformation } from './api';
+import type { Diagnosis, MedicalInformation } from '@crisis/forms';
+import { enumLabel, yesNo } from './labels';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { CLAIM_POLL_MS, ErrorCode, MEDICAL_INFO_CLAIM_RENEW_MS } from '@crisis/forms';
 import { getAccessToken } from '../../../auth/userManager';
 import { isCodedError } from '../../../data/codedError';
-import { medicalApi, type Claim } from './api';
+import type { Claim } from '@crisis/forms';
+import { useAppData } from '../../../data/query';
 
 /**
  * The claim (edit lock) on a case's medical information (spec 01 §4): `acquire` claims it before
@@ -12,6 +13,7 @@ import { medicalApi, type Claim } from './api';
  * when a renewal finds the claim overdue or inactive.
  */
 export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUserId: number; onLost: () => void }) {
+  const dp = useAppData();
   const [mine, setMine] = useState<Claim | null>(null);
   const [holder, setHolder] = useState<Claim | null>(null);
   const mineRef = useRef<Claim | null>(null);
@@ -21,7 +23,7 @@ export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUser
 
   const poll = useCallback(async () => {
     try {
-      const c = await medicalApi.holder(caseId);
+      const c = await dp.medicalClaimHolder(caseId);
       setHolder(c && c.subjectId !== opts.myUserId ? c : null);
     } catch {
       /* a failed poll keeps the last answer */
@@ -41,7 +43,7 @@ export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUser
     if (!mine) return;
     const t = setInterval(async () => {
       try {
-        const c = await medicalApi.extend(mine.id);
+        const c = await dp.extendMedicalClaim(mine.id);
         mineRef.current = c;
       } catch (e) {
         if (isCodedError(e) && (e.code === ErrorCode.ClaimOverdueOrInactive || e.status === 403 || e.status === 404)) {
@@ -71,7 +73,7 @@ export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUser
       // Unmount (navigating away inside the app).
       const c = mineRef.current;
       mineRef.current = null;
-      if (c) void medicalApi.release(c.id).catch(() => undefined);
+      if (c) void dp.releaseMedicalClaim(c.id).catch(() => undefined);
     };
   }, []);
 
@@ -79,7 +81,7 @@ export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUser
   const acquire = useCallback(async () => {
     tokenRef.current = await getAccessToken();
     try {
-      const c = await medicalApi.claim(caseId);
+      const c = await dp.claimMedicalInformation(caseId);
       mineRef.current = c;
       setMine(c);
       setHolder(null);
@@ -97,7 +99,7 @@ export function useMedicalClaim(caseId: number, opts: { enabled: boolean; myUser
     const c = mineRef.current;
     mineRef.current = null;
     setMine(null);
-    if (c) await medicalApi.release(c.id).catch(() => undefined);
+    if (c) await dp.releaseMedicalClaim(c.id).catch(() => undefined);
   }, []);
 
   return { mine, holder, acquire, release };

@@ -1,0 +1,18 @@
+import type { PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
+import { http } from './http';
+
+export const qs = (o: Record<string, string | number | null | undefined>) =>
+  new URLSearchParams(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== '') as [string, string][]).toString();
+
+/** The calls of the case-creation screens (spec 01 §2). */
+export const caseCreateMethods = {
+  searchPatients: (d: SearchData) =>
+    http.get<PatientMatch[]>(`/api/cases/search-patient?${qs({ firstName: d.firstName, lastName: d.lastName, dateOfBirth: d.dateOfBirth })}`),
+  sourceFacilities: () => http.get<SourceFacilityOption[]>('/api/cases/source-facilities'),
+  sourceDivisions: (facilityId: number) => http.get<SourceDivisionOption[]>(`/api/cases/source-divisions?facilityId=${facilityId}`),
+  newCaseRequestTypes: (divisionId: number, patientId: number | null) => http.get<RequestType[]>(`/api/cases/request-types?${qs({ divisionId, patientId })}`),
+  newCaseProviders: (divisionId: number, dateOfBirth: string | null) => http.get<ProviderOption[]>(`/api/cases/providers?${qs({ divisionId, dateOfBirth })}`),
+  casePayers: () => http.get<Array<{ id: number; name: string }>>('/api/cases/payers'),
+  patientForCase: (id: number) => http.get<Record<string, any>>(`/api/patients/${id}`),
+  createCase: (payload: unknown) => http.post<{ id: number; requestId: number; status: string }>('/api/cases', payload),
+};
