@@ -111,7 +111,7 @@ async function main() {
     rmSync(suite.output, { force: true }); // never count a previous run's results
     console.log(`\n${bold(`── ${suite.name} ──`)}`);
     const [cmd, ...args] = suite.cmd;
-    if (FILTER) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPattern', FILTER]));
+    if (FILTER) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPatterns', FILTER]));
     const { code, signal } = await runCommand(suite.name, cmd, args, {
       env: { ...suiteEnv, ...suite.env },
       cwd: ROOT,
