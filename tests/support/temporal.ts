@@ -5,11 +5,15 @@
 import { existsSync } from 'fs';
 import { homedir } from 'os';
 import path from 'path';
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 
 /** workflows/dist/workflows: the compiled workflows the worker bundles (see workflows/src/worker.ts). */
 export const WORKFLOWS_PATH = path.join(path.dirname(require.resolve('@crisis/workflows')), 'workflows');
+
+/** Recorded histories of the replay test (written by record-histories.ts). */
+export const HISTORIES_DIR = path.join(__dirname, '..', 'fixtures', 'histories');
 
 /** The names every workflow type is registered under: the exports of workflows/src/workflows/index.ts. */
 export function workflowTypes(): string[] {
@@ -42,17 +46,22 @@ export async function workflowBundle(): Promise<{ code: string }> {
   return { code };
 }
 
+/** The SDK logs WARN and above only (its INFO lines would bury jest's output). Call before any worker. */
+export function quietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* already installed by an earlier suite of this process */
+  }
+}
+
 /**
  * A dev server of our own on a free port, in memory (`TestWorkflowEnvironment.createLocal` with the
  * existing CLI). There is no time skipping (its server cannot be downloaded here): tests configure
  * short durations instead. `dynamicConfig` adds `--dynamic-config-value KEY=JSON` flags.
  */
 export function localTestEnv(dynamicConfig: Record<string, unknown> = {}): Promise<TestWorkflowEnvironment> {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') }); // the SDK's INFO lines would bury jest's output
-  } catch {
-    /* already installed by an earlier suite of this process */
-  }
+  quietRuntime();
   const extraArgs = Object.entries(dynamicConfig).flatMap(([k, v]) => ['--dynamic-config-value', `${k}=${JSON.stringify(v)}`]);
   return TestWorkflowEnvironment.createLocal({
     server: {
@@ -91,3 +100,20 @@ export async function withWorker<T>(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const { History } = temporal.api.history.v1;
+
+/**
+ * A history as the JSON the fixtures hold: protobufjs's JSON form of temporal.api.history.v1.History
+ * (int64 as strings, enums by name, bytes in base64). Read back with historyFromFixture.
+ * (Not @temporalio/common's historyToJSON: with the nested protobufjs copies of this install it
+ * throws "type must be a Type".)
+ */
+export function historyToFixture(history: temporal.api.history.v1.IHistory): unknown {
+  return History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String, json: true });
+}
+
+/** The History object of a fixture file's JSON (eventIds as Long, so replay takes it as it is). */
+export function historyFromFixture(json: unknown): temporal.api.history.v1.History {
+  return History.fromObject(json as Record<string, unknown>);
+}
