@@ -54,8 +54,12 @@ async function entriesOf(correlationId: string) {
 async function call(method: string, path: string, opts: { token: string; body?: unknown; headers?: Record<string, string> }) {
   const correlationId = randomUUID();
   const res = await api(method, path, { ...opts, headers: { ...opts.headers, [CORRELATION_ID_HEADER]: correlationId } });
-  if (res.status >= 400) expect(res.headers.get(CORRELATION_ID_HEADER)).toBe(correlationId);
   return { ...res, correlationId };
+}
+
+/** A refused call: its status, and the correlation id echoed in the header (spec 03 §8, coded failures). */
+function expectRefused(res: Awaited<ReturnType<typeof call>>, status: number) {
+  expect([res.status, res.headers.get(CORRELATION_ID_HEADER)]).toEqual([status, res.correlationId]);
 }
 
 describe('changes made by the Temporal schedules', () => {
@@ -154,7 +158,7 @@ describe('changes made by the Temporal schedules', () => {
 describe('calls refused by a route guard', () => {
   it('records a mutating call refused by the ability table once, with success = false', async () => {
     const res = await call('POST', '/api/facilities', { token: facilityUser, body: { name: 'QA refused facility' } });
-    expect(res.status).toBe(403);
+    expectRefused(res, 403);
     expect(res.error?.code).toBe(ErrorCode.Forbidden);
     const entries = await entriesOf(res.correlationId);
     expect(entries).toHaveLength(1);
@@ -174,7 +178,7 @@ describe('calls refused by a route guard', () => {
 
   it('records a read refused by the ability table (kind Read)', async () => {
     const res = await call('GET', '/api/audit-log', { token: facilityUser });
-    expect(res.status).toBe(403);
+    expectRefused(res, 403);
     const entries = await entriesOf(res.correlationId);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ main_action: 'AuditLog.list', kind: 'Read', success: false, status_code: 403, method: 'GET' });
@@ -190,7 +194,7 @@ describe('calls refused by a route guard', () => {
         headers: from('10.9.9.1'),
         body: { isMfaEnabled: false },
       });
-      expect(res.status).toBe(403);
+      expectRefused(res, 403);
       const entries = await entriesOf(res.correlationId);
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({
@@ -216,7 +220,7 @@ describe('calls refused by a route guard', () => {
   it('records a call refused inside its handler once (by the interceptor), not twice', async () => {
     const { rows } = await db.query('SELECT id FROM facilities WHERE id <> $1 ORDER BY id LIMIT 1', [facilityId]);
     const res = await call('PUT', `/api/facilities/${rows[0].id}/settings/mfa`, { token: facilityAdmin, body: { isMfaEnabled: false } });
-    expect(res.status).toBe(403);
+    expectRefused(res, 403);
     const entries = await entriesOf(res.correlationId);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ main_action: 'Facility.UpdateMfa', success: false, status_code: 403 });
@@ -225,7 +229,7 @@ describe('calls refused by a route guard', () => {
 
   it('does not record calls without a valid token (401)', async () => {
     const res = await call('POST', '/api/facilities', { token: 'not-a-token', body: {} });
-    expect(res.status).toBe(401);
+    expectRefused(res, 401);
     expect(await entriesOf(res.correlationId)).toHaveLength(0);
   });
 });

@@ -136,7 +136,8 @@ describe('case exports', () => {
     );
     expect((await put(`/api/requests/${requestId}/evaluation/complete`, provider)).status).toBe(200);
     const hold = await put(`/api/cases/${caseId}/status`, itp, { status: 'OnHold_Other', note: 'Waiting for the family' });
-    if (hold.status === 200) expect((await put(`/api/cases/${caseId}/resume`, itp)).status).toBe(200);
+    expect(hold.status).toBe(200);
+    expect((await put(`/api/cases/${caseId}/resume`, itp)).status).toBe(200);
 
     // Notes and a stored patient file, written directly (their own APIs are tested elsewhere).
     const author = (await db.query("SELECT id FROM users WHERE email = 'coordinator@itp.example.org'")).rows[0].id;

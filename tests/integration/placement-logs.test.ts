@@ -193,9 +193,8 @@ describe('placement logs', () => {
     const res = await api('GET', '/api/cases/accepted', { token: intake });
     expect(res.status).toBe(200);
     const grace = res.body.find((r: any) => r.patient.lastName === 'Whitfield');
-    // The seed's case stays open unless someone closed it by hand.
-    const open = (await db.query("SELECT c.status FROM cases c JOIN patients p ON p.id = c.patient_id WHERE p.last_name = 'Whitfield'")).rows[0].status !== 'Closed';
-    if (open) expect(grace).toMatchObject({ status: 'ServicesLocated_WaitingForConfirmation', sourceFacility: { name: 'Savannah Coastal Medical Center' }, divisionName: 'Adult Inpatient Unit', acceptedAt: expect.any(String) });
+    // The seed's case waits for the referring facility's confirmation (no suite closes it).
+    expect(grace).toMatchObject({ status: 'ServicesLocated_WaitingForConfirmation', sourceFacility: { name: 'Savannah Coastal Medical Center' }, divisionName: 'Adult Inpatient Unit', acceptedAt: expect.any(String) });
     const acceptedAts = res.body.map((r: any) => Date.parse(r.acceptedAt));
     expect(acceptedAts).toEqual([...acceptedAts].sort((a, b) => a - b));
     // Other roles: the ITP has no accepted-cases table; a source user neither.
@@ -220,7 +219,11 @@ describe('placement logs', () => {
     expect(row).toEqual({ status: 'Closed', outcome_type: 'Transferred_MentalHealthInpatient', outcome_referring_division_id: sunriseAdult });
     expect((await api('GET', '/api/cases/accepted', { token: intake })).body.map((r: any) => r.id)).not.toContain(caseId);
     expect((await put(`/api/cases/${caseId}/referring/confirm`, undefined, intake)).status).toBe(409);
-    const audit = await db.query(`SELECT success FROM audit_log WHERE main_action = 'Case.ReferringConfirmArrival' ORDER BY id DESC LIMIT 1`).catch(() => null);
-    if (audit) expect(audit.rows[0]?.success).toBe(false);
+    // The audit log has both: the confirmation, then the refused second one.
+    const audit = await db.query(
+      `SELECT success FROM audit_log WHERE path = $1 ORDER BY id DESC LIMIT 2`,
+      [`/api/cases/${caseId}/referring/confirm`],
+    );
+    expect(audit.rows.map((r) => r.success)).toEqual([false, true]);
   });
 });
