@@ -41,6 +41,13 @@ async function entriesOf(correlationId: string) {
   return rows;
 }
 
+/** The entries of one call that must have written exactly one. */
+async function oneEntryOf(correlationId: string) {
+  const rows = await entriesOf(correlationId);
+  expect(rows).toHaveLength(1);
+  return rows;
+}
+
 /** A call with a correlation id of its own, so its audit entries can be found. */
 async function call(method: string, path: string, opts: { token: string; body?: unknown; headers?: Record<string, string> }) {
   const correlationId = randomUUID();

@@ -26,7 +26,7 @@ import path from 'path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, temporalEnv } from '@crisis/workflows';
 import { api, eventually, type ApiResponse } from './api';
-import { completeEvaluation, createCase, startContacting } from './cases';
+import { completeEvaluation, createCase, startContacting, tampaDivisions } from './cases';
 import { db } from './db';
 import { signInAs } from './oidc-client';
 import { HISTORIES_DIR, historyToFixture, workflowTypes } from './temporal';
@@ -152,17 +152,14 @@ export async function recordHistories(): Promise<string[]> {
   const env = temporalEnv();
   return withTemporal(async (client) => {
     const q = async (sql: string) => (await db.query(sql)).rows[0];
-    const floor = await q(
-      `SELECT f.id AS "facilityId", d.id AS "divisionId" FROM facilities f JOIN divisions d ON d.facility_id = f.id
-        WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
-    );
+    const tampa = await tampaDivisions();
     const ctx: Ctx = {
       client,
       taskQueue: env.taskQueue,
       itp: (await signInAs('IntegratedTelehealthPartners_User')).accessToken,
       provider: (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken,
       providerId: (await q("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).id,
-      floor,
+      floor: { facilityId: tampa.facilityId, divisionId: tampa.floorId },
       referringDivisionId: (await q("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).id,
     };
 
@@ -172,10 +169,9 @@ export async function recordHistories(): Promise<string[]> {
       for (const workflowId of ([] as string[]).concat(await DRIVERS[type](ctx))) runs.push({ type, workflowId });
     }
 
-    mkdirSync(HISTORIES_DIR, { recursive: true });
-    for (const f of readdirSync(HISTORIES_DIR)) if (f.endsWith('.json')) rmSync(path.join(HISTORIES_DIR, f));
-    const written: string[] = [];
+    // Fetch everything first: the old files are replaced only when every history is in hand.
     const counts = new Map<string, number>();
+    const out: Array<{ file: string; json: unknown; what: string }> = [];
     for (const { type, workflowId } of runs) {
       const handle = client.workflow.getHandle(workflowId);
       await settled(handle, type);
@@ -183,12 +179,19 @@ export async function recordHistories(): Promise<string[]> {
       if (described.type !== type) throw new Error(`${workflowId} is a ${described.type}, expected ${type}`);
       const n = (counts.get(type) ?? 0) + 1;
       counts.set(type, n);
-      const file = path.join(HISTORIES_DIR, `${type}-${n}.json`);
-      writeFileSync(file, JSON.stringify(historyToFixture(await handle.fetchHistory()), null, 1) + '\n');
-      written.push(file);
-      log(`${path.relative(process.cwd(), file)} (${workflowId}, ${described.status.name}, ${described.historyLength} events)`);
+      out.push({
+        file: path.join(HISTORIES_DIR, `${type}-${n}.json`),
+        json: historyToFixture(await handle.fetchHistory()),
+        what: `${workflowId}, ${described.status.name}, ${described.historyLength} events`,
+      });
     }
-    return written;
+    mkdirSync(HISTORIES_DIR, { recursive: true });
+    for (const f of readdirSync(HISTORIES_DIR)) if (f.endsWith('.json')) rmSync(path.join(HISTORIES_DIR, f));
+    for (const { file, json, what } of out) {
+      writeFileSync(file, JSON.stringify(json, null, 1) + '\n');
+      log(`${path.relative(process.cwd(), file)} (${what})`);
+    }
+    return out.map((o) => o.file);
   });
 }
 
