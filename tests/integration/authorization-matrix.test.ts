@@ -1,4 +1,4 @@
-import { USER_TYPES, type UserContext, type UserType } from '@crisis/forms';
+import type { UserContext, UserType } from '@crisis/forms';
 import { api } from '../support/api';
 import { createCase } from '../support/cases';
 import { db } from '../support/db';
@@ -43,7 +43,6 @@ interface Row {
 }
 const row = (route: RegExp, roles: string, spec: string): Row => ({ route, roles, spec });
 
-/* eslint-disable max-len */
 const SPEC: Row[] = [
   // ---- own profile and shared lookups: every signed-in user (the profile menu, address fields)
   row(/^(GET|PUT) \/api\/user\/(context|password)$/, 'YYYYYY', 'every user has a profile (03 §6)'),
@@ -116,7 +115,6 @@ const SPEC: Row[] = [
   // ---- the rest of a case: "Case details: everyone except group user" (01 §6, 02 §6, 03 §6)
   row(/^(GET|PUT|POST|DELETE) \/api\/cases\/\{id\}(\/|$)/, '?????N', '01 §6 case details: everyone except group user'),
 ];
-/* eslint-enable max-len */
 
 /**
  * Where the API answers otherwise than the spec row says (`METHOD path ROLE: spec → got`).

@@ -17,7 +17,6 @@ export const HISTORIES_DIR = path.join(__dirname, '..', 'fixtures', 'histories')
 
 /** The names every workflow type is registered under: the exports of workflows/src/workflows/index.ts. */
 export function workflowTypes(): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(WORKFLOWS_PATH) as Record<string, unknown>;
   return Object.entries(mod)
     .filter(([, v]) => typeof v === 'function')
