@@ -6,6 +6,8 @@
 //   API         http://127.0.0.1:3100 (+ worker), logs in .data/test/logs/
 //   Suites      lint (ESLint + declared imports) → unit (jest) → integration (jest, in band)
 //               → end-to-end (Playwright, Chromium)
+//   TEST_RECORD_HISTORIES=1  instead of the suites, record the workflow histories of the replay
+//               test (tests/support/record-histories.ts) into tests/fixtures/histories/
 //
 // The last line is `N passed, N failed[, N skipped]`; the exit code is 1 if anything failed
 // or a suite could not run.
@@ -117,6 +119,15 @@ async function main() {
     CHROMIUM_PATH: chromium,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };
+
+  // TEST_RECORD_HISTORIES=1: record the workflow histories the replay test reads, instead of the suites.
+  if (process.env.TEST_RECORD_HISTORIES) {
+    console.log(`\n${bold('── recording workflow histories ──')}`);
+    const { code, signal } = await runCommand('record', 'npx', ['tsx', 'tests/support/record-histories.ts'],
+      { env: suiteEnv, cwd: ROOT, inherit: true });
+    const okay = code === 0;
+    return stopAndPrint(okay ? 'histories recorded in tests/fixtures/histories/' : `recording failed (exit ${signal ?? code})`, okay ? 0 : 1);
+  }
 
   const total = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];

@@ -1,14 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signIn } from './support';
 
 /** The audit log journey (spec 03 §2 /activity, /activity/{id}): the ITP admin sees entries and opens one. */
-async function signIn(page: Page, email: string, path: string) {
-  await page.goto(path);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill('Demo1234!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === path, { timeout: 30_000 });
-}
-
 test('the ITP admin opens /activity, sees entries, filters, opens one and downloads the CSV', async ({ page }) => {
   await signIn(page, 'admin@itp.example.org', '/activity');
   await expect(page.getByTestId('page-title')).toHaveText('Audit log');

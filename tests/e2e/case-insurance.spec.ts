@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
+import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
 import { DEMO_PASSWORD, signIn } from './support';
 
@@ -12,27 +13,12 @@ test('a facility user adds, reorders and verifies insurances of a case', async (
   const email = 'er@tampageneral.example.org';
   const { accessToken: token } = await signInApi({ email, password: DEMO_PASSWORD });
   const run = Date.now().toString(36).replace(/\d/g, '').toUpperCase() || 'X';
-  const created = await api('POST', '/api/cases', {
-    token,
-    body: {
-      patient: {
-        firstName: `Ins${run}`,
-        lastName: 'Journey',
-        dateOfBirth: '1979-06-01',
-        gender: 'Male',
-        phone: '+18135550100',
-        address: { streetLine: '3 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-      },
-      contactPhoneNumber: '+18135550101',
-      notificationSendingMethod: 'PhoneCall',
-      requestType: 'Assessment',
-      patientEpicId: 'E2E-INS',
-      encounterIdentifier: 'E2E-INS-ENC',
-      uninsured: false,
-    },
+  const created = await createCase({
+    token: token,
+    patient: { firstName: `Ins${run}`, lastName: 'Journey', dateOfBirth: '1979-06-01', phone: '+18135550100' },
+    body: { uninsured: false },
   });
-  expect(created.status).toBe(201);
-  const caseId = created.body.id as number;
+  const caseId = created.id;
 
   await signIn(page, email, `/cases/${caseId}/insurances`);
   await expect(page.getByTestId('insurance-page')).toBeVisible();

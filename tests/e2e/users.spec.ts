@@ -1,14 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signIn } from './support';
 
 /** Users administration (spec 03 §2 /users, /users/invite): the ITP admin invites a user and finds it in the list. */
-async function signIn(page: Page, email: string, path: string) {
-  await page.goto(path);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill('Demo1234!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === path, { timeout: 30_000 });
-}
-
 test('the ITP admin invites a user through /users/invite and sees it in the list', async ({ page }) => {
   const run = Date.now().toString(36);
   const email = `e2e-${run}@users.example.org`;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'crypto';
-import { Client, Connection } from '@temporalio/client';
 import { CORRELATION_ID_HEADER, ErrorCode, UserType } from '@crisis/forms';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
+import { withTemporal } from '../support/temporal-client';
 import { signInAs } from '../support/oidc-client';
 
 /**
@@ -35,18 +35,16 @@ afterAll(async () => {
   await db.end();
 });
 
-async function withTemporal<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS || '127.0.0.1:7233' });
-  try {
-    return await fn(new Client({ connection }));
-  } finally {
-    await connection.close();
-  }
-}
-
 /** The entries of one call, by the correlation id the test sent. */
 async function entriesOf(correlationId: string) {
   const { rows } = await db.query('SELECT * FROM audit_log WHERE correlation_id = $1 ORDER BY id', [correlationId]);
+  return rows;
+}
+
+/** The entries of one call that must have written exactly one. */
+async function oneEntryOf(correlationId: string) {
+  const rows = await entriesOf(correlationId);
+  expect(rows).toHaveLength(1);
   return rows;
 }
 
@@ -54,8 +52,12 @@ async function entriesOf(correlationId: string) {
 async function call(method: string, path: string, opts: { token: string; body?: unknown; headers?: Record<string, string> }) {
   const correlationId = randomUUID();
   const res = await api(method, path, { ...opts, headers: { ...opts.headers, [CORRELATION_ID_HEADER]: correlationId } });
-  if (res.status >= 400) expect(res.headers.get(CORRELATION_ID_HEADER)).toBe(correlationId);
   return { ...res, correlationId };
+}
+
+/** A refused call: its status, and the correlation id echoed in the header (spec 03 §8, coded failures). */
+function expectRefused(res: Awaited<ReturnType<typeof call>>, status: number) {
+  expect([res.status, res.headers.get(CORRELATION_ID_HEADER)]).toEqual([status, res.correlationId]);
 }
 
 describe('changes made by the Temporal schedules', () => {
@@ -154,10 +156,9 @@ describe('changes made by the Temporal schedules', () => {
 describe('calls refused by a route guard', () => {
   it('records a mutating call refused by the ability table once, with success = false', async () => {
     const res = await call('POST', '/api/facilities', { token: facilityUser, body: { name: 'QA refused facility' } });
-    expect(res.status).toBe(403);
+    expectRefused(res, 403);
     expect(res.error?.code).toBe(ErrorCode.Forbidden);
-    const entries = await entriesOf(res.correlationId);
-    expect(entries).toHaveLength(1);
+    const entries = await oneEntryOf(res.correlationId);
     expect(entries[0]).toMatchObject({
       main_action: 'Facility.Create',
       kind: 'Create',
@@ -174,9 +175,8 @@ describe('calls refused by a route guard', () => {
 
   it('records a read refused by the ability table (kind Read)', async () => {
     const res = await call('GET', '/api/audit-log', { token: facilityUser });
-    expect(res.status).toBe(403);
-    const entries = await entriesOf(res.correlationId);
-    expect(entries).toHaveLength(1);
+    expectRefused(res, 403);
+    const entries = await oneEntryOf(res.correlationId);
     expect(entries[0]).toMatchObject({ main_action: 'AuditLog.list', kind: 'Read', success: false, status_code: 403, method: 'GET' });
   });
 
@@ -190,9 +190,8 @@ describe('calls refused by a route guard', () => {
         headers: from('10.9.9.1'),
         body: { isMfaEnabled: false },
       });
-      expect(res.status).toBe(403);
-      const entries = await entriesOf(res.correlationId);
-      expect(entries).toHaveLength(1);
+      expectRefused(res, 403);
+      const entries = await oneEntryOf(res.correlationId);
       expect(entries[0]).toMatchObject({
         main_action: 'Facility.UpdateMfa',
         kind: 'Update',
@@ -205,8 +204,7 @@ describe('calls refused by a route guard', () => {
       // Inside the list the same call passes and is recorded once, as a success.
       const ok = await call('PUT', `/api/facilities/${facilityId}/settings/mfa`, { token: facilityAdmin, headers: from('10.9.8.7'), body: { isMfaEnabled: false } });
       expect(ok.status).toBe(200);
-      const okEntries = await entriesOf(ok.correlationId);
-      expect(okEntries).toHaveLength(1);
+      const okEntries = await oneEntryOf(ok.correlationId);
       expect(okEntries[0]).toMatchObject({ main_action: 'Facility.UpdateMfa', success: true });
     } finally {
       await api('PUT', url, { token: itpAdmin, body: { facilityId, ipWhiteListEnabled: false, ipAddresses: '10.9.8.0/24' } });
@@ -216,16 +214,15 @@ describe('calls refused by a route guard', () => {
   it('records a call refused inside its handler once (by the interceptor), not twice', async () => {
     const { rows } = await db.query('SELECT id FROM facilities WHERE id <> $1 ORDER BY id LIMIT 1', [facilityId]);
     const res = await call('PUT', `/api/facilities/${rows[0].id}/settings/mfa`, { token: facilityAdmin, body: { isMfaEnabled: false } });
-    expect(res.status).toBe(403);
-    const entries = await entriesOf(res.correlationId);
-    expect(entries).toHaveLength(1);
+    expectRefused(res, 403);
+    const entries = await oneEntryOf(res.correlationId);
     expect(entries[0]).toMatchObject({ main_action: 'Facility.UpdateMfa', success: false, status_code: 403 });
     expect(entries[0].values?.refusedBy).toBeUndefined();
   });
 
   it('does not record calls without a valid token (401)', async () => {
     const res = await call('POST', '/api/facilities', { token: 'not-a-token', body: {} });
-    expect(res.status).toBe(401);
+    expectRefused(res, 401);
     expect(await entriesOf(res.correlationId)).toHaveLength(0);
   });
 });

@@ -1,10 +1,10 @@
 import fs from 'fs';
 import path from 'path';
-import { execFile } from 'child_process';
 import { parse } from 'csv-parse/sync';
 import { caseReference, patientReference } from '@crisis/forms';
-import { API_URL, api } from '../support/api';
+import { api } from '../support/api';
 import { db } from '../support/db';
+import { download, pdfText } from '../support/files';
 import { signIn, signInAs } from '../support/oidc-client';
 
 /**
@@ -25,40 +25,6 @@ describe('case exports', () => {
   const lastName = 'Exportson';
   const firstName = `Pdf${Date.now().toString(36).replace(/\d/g, '').slice(0, 6) || 'X'}`;
   const filesDir = path.resolve(process.env.FILES_DIR || path.resolve(__dirname, '../../.data/files'));
-
-  /** A raw GET returning the bytes and headers of an attachment. */
-  async function download(p: string, token: string) {
-    const res = await fetch(API_URL + p, { headers: { authorization: `Bearer ${token}` } });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const errorHeader = res.headers.get('x-error');
-    return { status: res.status, headers: res.headers, bytes, error: errorHeader ? JSON.parse(errorHeader) : null };
-  }
-
-  /**
-   * The text of a PDF, read by pdf-parse (pdf.js) in a child Node process: pdf.js loads its worker
-   * with a dynamic import, which jest's module sandbox does not allow.
-   */
-  async function pdfText(bytes: Buffer): Promise<{ text: string; pages: number }> {
-    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const script = `
-      const { PDFParse } = require('pdf-parse');
-      const chunks = [];
-      process.stdin.on('data', (c) => chunks.push(c));
-      process.stdin.on('end', async () => {
-        const parser = new PDFParse({ data: Buffer.concat(chunks) });
-        const r = await parser.getText();
-        await parser.destroy();
-        process.stdout.write(JSON.stringify({ text: r.text, pages: r.total }));
-      });`;
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = execFile(process.execPath, ['-e', script], { cwd: __dirname, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      );
-      child.stdin!.end(bytes);
-    });
-    const r = JSON.parse(out) as { text: string; pages: number };
-    return { text: r.text.replace(/[ \t]+/g, ' '), pages: r.pages };
-  }
 
   /** A minimal one-page PDF showing `text` (what a scanned patient document stands in for). */
   function minimalPdf(text: string): Buffer {
@@ -136,7 +102,8 @@ describe('case exports', () => {
     );
     expect((await put(`/api/requests/${requestId}/evaluation/complete`, provider)).status).toBe(200);
     const hold = await put(`/api/cases/${caseId}/status`, itp, { status: 'OnHold_Other', note: 'Waiting for the family' });
-    if (hold.status === 200) expect((await put(`/api/cases/${caseId}/resume`, itp)).status).toBe(200);
+    expect(hold.status).toBe(200);
+    expect((await put(`/api/cases/${caseId}/resume`, itp)).status).toBe(200);
 
     // Notes and a stored patient file, written directly (their own APIs are tested elsewhere).
     const author = (await db.query("SELECT id FROM users WHERE email = 'coordinator@itp.example.org'")).rows[0].id;

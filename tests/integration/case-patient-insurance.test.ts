@@ -1,4 +1,5 @@
 import { API_URL, api } from '../support/api';
+import { tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { signIn, signInAs } from '../support/oidc-client';
 
@@ -68,12 +69,7 @@ describe('case patient, insurances and source details', () => {
     provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
     referring = (await signIn({ email: 'intake@sunrisebehavioral.example.org', password: 'Demo1234!' })).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const d = await db.query(
-      `SELECT f.id AS facility, max(d.id) FILTER (WHERE d.name = 'Emergency Department') AS ed,
-              max(d.id) FILTER (WHERE d.name = 'Medical Floor 5 West') AS floor
-         FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Tampa Bay General Hospital' GROUP BY f.id`,
-    );
-    tampa = { facilityId: d.rows[0].facility, edId: d.rows[0].ed, floorId: d.rows[0].floor };
+    tampa = await tampaDivisions();
     payers = (await db.query('SELECT id FROM payers WHERE is_active ORDER BY id LIMIT 4')).rows.map((x) => x.id);
     expect(payers.length).toBeGreaterThanOrEqual(2);
   });

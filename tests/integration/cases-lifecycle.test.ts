@@ -1,4 +1,5 @@
 import { api } from '../support/api';
+import { tampaDivisions } from '../support/cases';
 import { db, dataFingerprint } from '../support/db';
 import { signIn, signInAs } from '../support/oidc-client';
 import { CASE_STATUSES, allowedTargets } from '@crisis/forms';
@@ -58,12 +59,7 @@ describe('case lifecycle', () => {
     facility = (await signInAs('Facility_User')).accessToken;
     provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const d = await db.query(
-      `SELECT f.id AS facility, max(d.id) FILTER (WHERE d.name = 'Emergency Department') AS ed,
-              max(d.id) FILTER (WHERE d.name = 'Medical Floor 5 West') AS floor
-         FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Tampa Bay General Hospital' GROUP BY f.id`,
-    );
-    tampa = { facilityId: d.rows[0].facility, edId: d.rows[0].ed, floorId: d.rows[0].floor };
+    tampa = await tampaDivisions();
     referringDivisionId = (await db.query("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).rows[0].id;
   });
 

@@ -1,6 +1,6 @@
-import { randomUUID } from 'crypto';
 import { ErrorCode, UserType } from '@crisis/forms';
 import { api, type ApiResponse } from '../support/api';
+import { audited, auditEntry, enc, fieldsOf } from '../support/audit';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -13,7 +13,6 @@ import { signInAs } from '../support/oidc-client';
 /** Unique per run, so the suite can run again on the same database. */
 const RUN = Date.now().toString(36).toUpperCase();
 const PREFIX = `QA ${RUN}`;
-const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 
 function facilityBody(overrides: Record<string, unknown> = {}, address: Record<string, unknown> = {}) {
   return {
@@ -73,21 +72,6 @@ async function fingerprint() {
   );
   return rows[0];
 }
-
-/** A call with its own correlation id (the API adopts it), so its audit entry can be found. */
-async function audited(method: string, path: string, opts: { token: string; body?: unknown }) {
-  const cid = `qa-${randomUUID()}`;
-  const res = await api(method, path, { ...opts, headers: { 'x-correlation-id': cid } });
-  return Object.assign(res, { cid });
-}
-
-async function auditEntry(res: { cid: string }) {
-  const { rows } = await db.query('SELECT * FROM audit_log WHERE correlation_id = $1', [res.cid]);
-  expect(rows).toHaveLength(1);
-  return rows[0];
-}
-
-const fieldsOf = (res: ApiResponse) => (res.body?.fields ?? []).map((f: { field: string }) => f.field).sort();
 
 describe('facilities', () => {
   let admin: string;

@@ -1,6 +1,6 @@
-import { randomUUID } from 'crypto';
 import { ErrorCode, UserType } from '@crisis/forms';
-import { api, type ApiResponse } from '../support/api';
+import { api } from '../support/api';
+import { audited, auditEntry, enc, fieldsOf } from '../support/audit';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -12,19 +12,6 @@ import { signInAs } from '../support/oidc-client';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const PREFIX = `QA TABS ${RUN}`;
-const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
-const fieldsOf = (res: ApiResponse) => (res.body?.fields ?? []).map((f: { field: string }) => f.field).sort();
-
-async function audited(method: string, path: string, opts: { token: string; body?: unknown }) {
-  const cid = `qa-${randomUUID()}`;
-  const res = await api(method, path, { ...opts, headers: { 'x-correlation-id': cid } });
-  return Object.assign(res, { cid });
-}
-async function auditEntry(res: { cid: string }) {
-  const { rows } = await db.query('SELECT * FROM audit_log WHERE correlation_id = $1', [res.cid]);
-  expect(rows).toHaveLength(1);
-  return rows[0];
-}
 
 let zip = 30000 + Math.floor(Math.random() * 5000);
 function facilityBody(name: string) {

@@ -1,4 +1,5 @@
 import { api } from '../support/api';
+import { createCase } from '../support/cases';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -20,26 +21,8 @@ describe('medical information', () => {
 
   /** A case from Tampa's emergency department (facility user's own division: in everyone's scope). */
   async function newCase(): Promise<number> {
-    const res = await api('POST', '/api/cases', {
-      token: facility,
-      body: {
-        patient: {
-          firstName: `Med${letters()}`,
-          lastName: 'Information',
-          dateOfBirth: '1985-03-02',
-          gender: 'Female',
-          address: { streetLine: '2 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-        },
-        contactPhoneNumber: '+18135550177',
-        notificationSendingMethod: 'PhoneCall',
-        requestType: 'Assessment',
-        patientEpicId: 'E-MI',
-        encounterIdentifier: 'E-MI-ENC',
-        uninsured: true,
-      },
-    });
-    expect(res.status).toBe(201);
-    return res.body.id;
+    const c = await createCase({ token: facility, patient: { firstName: `Med${letters()}`, lastName: 'Information', dateOfBirth: '1985-03-02', gender: 'Female', address: { streetLine: '2 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' } } });
+    return c.id;
   }
 
   const claim = (caseId: number, token = coordinator) =>

@@ -1,9 +1,9 @@
-import { execFile } from 'child_process';
 import { contactingCase as buildContactingCase } from '../support/cases';
 import { parse } from 'csv-parse/sync';
 import { caseReference } from '@crisis/forms';
-import { API_URL, api, eventually } from '../support/api';
+import { api, eventually } from '../support/api';
 import { db } from '../support/db';
+import { download, pdfText as pdfPages } from '../support/files';
 import { signIn, signInAs } from '../support/oidc-client';
 
 /**
@@ -25,31 +25,8 @@ describe('placement logs', () => {
   const put = (p: string, body?: unknown, token = coordinator) => api('PUT', p, { token, body });
   const status = async (id: number) => (await db.query('SELECT status FROM cases WHERE id = $1', [id])).rows[0].status as string;
 
-  async function download(p: string, token: string) {
-    const res = await fetch(API_URL + p, { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
-  }
-
-  async function pdfText(bytes: Buffer): Promise<string> {
-    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const script = `
-      const { PDFParse } = require('pdf-parse');
-      const chunks = [];
-      process.stdin.on('data', (c) => chunks.push(c));
-      process.stdin.on('end', async () => {
-        const parser = new PDFParse({ data: Buffer.concat(chunks) });
-        const r = await parser.getText();
-        await parser.destroy();
-        process.stdout.write(JSON.stringify({ text: r.text }));
-      });`;
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = execFile(process.execPath, ['-e', script], { cwd: __dirname, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      );
-      child.stdin!.end(bytes);
-    });
-    return (JSON.parse(out).text as string).replace(/\s+/g, ' ');
-  }
+  /** A PDF's text on one line. */
+  const pdfText = async (bytes: Buffer) => (await pdfPages(bytes)).text.replace(/\s+/g, ' ');
 
   const contactingCase = (firstName = `Log${letters()}`) =>
     buildContactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId, patient: { firstName, lastName: 'Logger', dateOfBirth: '1984-04-04' } });
@@ -193,9 +170,8 @@ describe('placement logs', () => {
     const res = await api('GET', '/api/cases/accepted', { token: intake });
     expect(res.status).toBe(200);
     const grace = res.body.find((r: any) => r.patient.lastName === 'Whitfield');
-    // The seed's case stays open unless someone closed it by hand.
-    const open = (await db.query("SELECT c.status FROM cases c JOIN patients p ON p.id = c.patient_id WHERE p.last_name = 'Whitfield'")).rows[0].status !== 'Closed';
-    if (open) expect(grace).toMatchObject({ status: 'ServicesLocated_WaitingForConfirmation', sourceFacility: { name: 'Savannah Coastal Medical Center' }, divisionName: 'Adult Inpatient Unit', acceptedAt: expect.any(String) });
+    // The seed's case waits for the referring facility's confirmation (no suite closes it).
+    expect(grace).toMatchObject({ status: 'ServicesLocated_WaitingForConfirmation', sourceFacility: { name: 'Savannah Coastal Medical Center' }, divisionName: 'Adult Inpatient Unit', acceptedAt: expect.any(String) });
     const acceptedAts = res.body.map((r: any) => Date.parse(r.acceptedAt));
     expect(acceptedAts).toEqual([...acceptedAts].sort((a, b) => a - b));
     // Other roles: the ITP has no accepted-cases table; a source user neither.
@@ -220,7 +196,11 @@ describe('placement logs', () => {
     expect(row).toEqual({ status: 'Closed', outcome_type: 'Transferred_MentalHealthInpatient', outcome_referring_division_id: sunriseAdult });
     expect((await api('GET', '/api/cases/accepted', { token: intake })).body.map((r: any) => r.id)).not.toContain(caseId);
     expect((await put(`/api/cases/${caseId}/referring/confirm`, undefined, intake)).status).toBe(409);
-    const audit = await db.query(`SELECT success FROM audit_log WHERE main_action = 'Case.ReferringConfirmArrival' ORDER BY id DESC LIMIT 1`).catch(() => null);
-    if (audit) expect(audit.rows[0]?.success).toBe(false);
+    // The audit log has both: the confirmation, then the refused second one.
+    const audit = await db.query(
+      `SELECT success FROM audit_log WHERE path = $1 ORDER BY id DESC LIMIT 2`,
+      [`/api/cases/${caseId}/referring/confirm`],
+    );
+    expect(audit.rows.map((r) => r.success)).toEqual([false, true]);
   });
 });

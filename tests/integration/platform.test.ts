@@ -1,4 +1,5 @@
 import { api, API_URL } from '../support/api';
+import { signInAs } from '../support/oidc-client';
 
 /** Platform rules of spec 03 §7–§8 and ARCHITECTURE.md that every call shares. */
 describe('platform', () => {
@@ -24,10 +25,12 @@ describe('platform', () => {
     expect(res.error?.code).toBe('UNAUTH');
   });
 
-  it('refuses malformed JSON with INV, not a 500', async () => {
-    const res = await api('POST', '/api/claims', { body: '{"objectId": ', headers: { authorization: 'Bearer x' } });
-    expect(res.status).toBeLessThan(500);
-    expect(res.error?.code).toBeDefined();
+  it('refuses malformed JSON from a signed-in user with 400 INV, not a 500', async () => {
+    // A valid token, so the body is the only thing wrong.
+    const { accessToken } = await signInAs('IntegratedTelehealthPartners_Admin');
+    const res = await api('POST', '/api/facilities', { token: accessToken, body: '{"name": ' });
+    expect([res.status, res.error?.code]).toEqual([400, 'INV']);
+    expect(res.body).toMatchObject({ code: 'INV', correlationId: res.headers.get('x-correlation-id') });
   });
 
   it('serves the UI on real paths (no hash routing)', async () => {

@@ -1,6 +1,7 @@
 import { UserType } from '@crisis/forms';
 import { API_URL } from '../support/api';
 import { db } from '../support/db';
+import { uploadForm } from '../support/files';
 import { signInAs } from '../support/oidc-client';
 
 /**
@@ -8,21 +9,10 @@ import { signInAs } from '../support/oidc-client';
  * their row, 'Must be CSV file', and a clean import creating invited users with their e-mails.
  */
 const RUN = Date.now().toString(36);
-const HEADER = 'firstName,lastName,email,phone,jobTitle,organizationType,organization,userType,divisions';
+const upload = (path: string, token: string, content: string | Buffer, filename = 'users.csv', type = 'text/csv') =>
+  uploadForm(path, token, { content, name: filename, type });
 
-async function upload(path: string, token: string, content: string | Buffer, filename = 'users.csv', type = 'text/csv') {
-  const form = new FormData();
-  form.append('file', new Blob([content], { type }), filename);
-  const res = await fetch(API_URL + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body };
-}
+const HEADER = 'firstName,lastName,email,phone,jobTitle,organizationType,organization,userType,divisions';
 
 let admin: string;
 let itpUser: string;

@@ -1,7 +1,7 @@
-import { Client, Connection } from '@temporalio/client';
 import { UserType } from '@crisis/forms';
 import { api, API_URL, eventually } from '../support/api';
 import { db } from '../support/db';
+import { withTemporal } from '../support/temporal-client';
 import { signInAs } from '../support/oidc-client';
 
 /**
@@ -24,15 +24,6 @@ afterAll(() => db.end());
 const PHONE = '(813) 555-0199';
 const start = (token: string, body: unknown) => api('POST', '/api/user/sms-notifications-receiving/start', { token, body });
 const context = async (token: string) => (await api('GET', '/api/user/context', { token })).body;
-
-async function withTemporal<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS || '127.0.0.1:7233' });
-  try {
-    return await fn(new Client({ connection }));
-  } finally {
-    await connection.close();
-  }
-}
 
 describe('SMS notification settings', () => {
   it('starts for the next N hours within the role limit (12 h ITP user, 24 h provider)', async () => {

@@ -3,12 +3,15 @@
  * and the provider's steps that bring it to recommendation review and then to contacting.
  */
 import { api } from './api';
+import { db } from './db';
 
 export interface NewCaseOptions {
   token: string;
-  facilityId: number;
-  divisionId: number;
-  providerId: number | null;
+  /** The source facility and division; leave out for a facility user (hers are implied). */
+  facilityId?: number;
+  divisionId?: number;
+  /** The evaluating provider; leave out for none. */
+  providerId?: number | null;
   patient?: Record<string, unknown>;
   body?: Record<string, unknown>;
 }
@@ -68,4 +71,15 @@ export async function contactingCase(o: NewCaseOptions & { providerToken: string
   await completeEvaluation(o.providerToken, c.requestId);
   await startContacting(o.token, c.id);
   return c.id;
+}
+
+/** The demo world's Tampa Bay General Hospital: its id, its emergency department and medical floor. */
+export async function tampaDivisions(): Promise<{ facilityId: number; edId: number; floorId: number }> {
+  const { rows } = await db.query(
+    `SELECT f.id AS "facilityId", max(d.id) FILTER (WHERE d.name = 'Emergency Department') AS "edId",
+            max(d.id) FILTER (WHERE d.name = 'Medical Floor 5 West') AS "floorId"
+       FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Tampa Bay General Hospital' GROUP BY f.id`,
+  );
+  if (!rows[0]) throw new Error('the seed has no Tampa Bay General Hospital');
+  return rows[0];
 }

@@ -56,7 +56,9 @@ const CLOSED = CASE_STATUS_GROUPS.Closed[0];
 export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<void> {
   const { caseId } = args;
   let state: CaseState | null = null;
+  /** Commands accepted by this run, and those of them not finished yet. */
   let commands = 0;
+  let pending = 0;
   let lastActivityAt = Date.now();
   let chain: Promise<unknown> = Promise.resolve();
 
@@ -70,10 +72,15 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
   setHandler(caseStateQuery, () => state);
   setHandler(
     caseCommandUpdate,
-    (command: CaseCommand): Promise<CaseCommandResult> =>
-      serialized(async () => {
-        commands++;
+    (command: CaseCommand): Promise<CaseCommandResult> => {
+      commands++;
+      pending++;
+      lastActivityAt = Date.now();
+      const done = () => {
+        pending--;
         lastActivityAt = Date.now();
+      };
+      return serialized(async () => {
         const outcome = await applyCaseCommand(caseId, command).catch((err: unknown) => {
           if (err instanceof ActivityFailure)
             throw ApplicationFailure.create({ type: ErrorCode.ServiceUnavailable, message: 'The case could not be saved; try again', nonRetryable: true });
@@ -93,19 +100,22 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
           ? await raiseCaseNotifications(caseId, command.commandId, outcome.notifications)
           : [];
         return { ...outcome.result, notifiedUserIds };
-      }),
+      }).finally(done);
+    },
     { validator: (command: CaseCommand) => precheck(state, command) },
   );
 
   state = await loadCaseState(caseId);
 
   for (;;) {
-    const closed = !state || state.status === CLOSED;
+    // What a command leaves decides what comes next (a close starts the idle time): let the
+    // accepted ones finish before looking at the state.
+    await condition(() => pending === 0);
     const seen = commands;
-    if (closed) {
+    if (!state || state.status === CLOSED) {
       const idleMs = args.closedIdleMs ?? DEFAULT_CLOSED_IDLE_MS;
       const woke = await condition(() => commands !== seen, Math.max(1, idleMs - (Date.now() - lastActivityAt)));
-      if (!woke && (!state || state.status === CLOSED)) break;
+      if (!woke) break; // closed and quiet: a later command (reopen, change outcome) starts a new run
     } else {
       await condition(() => commands !== seen || commands >= MAX_COMMANDS_PER_RUN || workflowInfo().continueAsNewSuggested);
     }

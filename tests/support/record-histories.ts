@@ -1,0 +1,209 @@
+/**
+ * Records workflow histories for the replay test (tests/integration/workflow-replay.test.ts):
+ * drives every workflow type exported by workflows/src/workflows/index.ts through realistic paths
+ * on a running stack, then saves each execution's history as
+ * tests/fixtures/histories/<workflowType>-<n>.json (protobufjs's JSON form of the History, see
+ * historyToFixture in ./temporal.ts). Old files are replaced.
+ *
+ * How to run it:
+ *   TEST_RECORD_HISTORIES=1 npm test
+ *     The test runner builds, starts a throw-away PostgreSQL + Temporal + API + worker (the same
+ *     stack as the suites, with TEST_API_PORT / TEST_PGPORT / TEST_TEMPORAL_PORT if you need other
+ *     ports), runs this script instead of the suites, and stops everything.
+ *   npx tsx tests/support/record-histories.ts
+ *     Against a stack you run yourself (`npm start`), with the environment the runner would set:
+ *     API_URL (http://127.0.0.1:3100), DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and
+ *     TEMPORAL_TASK_QUEUE if not the defaults. The stack needs the seed's demo users.
+ * Takes about half a minute (it waits for a claim to lapse and a callback to come due).
+ *
+ * When to re-record: after a *deliberate* change of a workflow that is versioned (patched()) or
+ * after which no old execution can be running, and when a workflow type is added (give it a
+ * driver below, or this script stops and says which one is missing). Never to make the replay
+ * test pass after an accidental change: that failure is the bug it is there to catch.
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import path from 'path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, temporalEnv } from '@crisis/workflows';
+import { api, eventually, type ApiResponse } from './api';
+import { completeEvaluation, createCase, startContacting, tampaDivisions } from './cases';
+import { db } from './db';
+import { signInAs } from './oidc-client';
+import { HISTORIES_DIR, historyToFixture, workflowTypes } from './temporal';
+import { withTemporal } from './temporal-client';
+
+interface Ctx {
+  client: Client;
+  taskQueue: string;
+  itp: string;
+  provider: string;
+  providerId: number;
+  floor: { facilityId: number; divisionId: number };
+  referringDivisionId: number;
+}
+
+/** Fails loudly with the answer when a step of a walk is refused. */
+function ok(res: ApiResponse, step: string, status = 200): ApiResponse {
+  if (res.status !== status) throw new Error(`${step}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+const log = (msg: string) => console.log(`[record] ${msg}`);
+
+/** A case walked from creation through evaluation, contacting, hold, undo, close and reopen. */
+async function caseWalk(ctx: Ctx): Promise<string> {
+  const { itp, provider } = ctx;
+  const put = (p: string, body?: unknown, token = itp) => api('PUT', p, { token, body });
+  const c = await createCase({ token: itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId });
+  ok(await put(`/api/cases/${c.id}/close`, { outcomeRequired: true, caseOutcomeType: 'LeftAMA' }), 'close with an active request', 409);
+  await completeEvaluation(provider, c.requestId);
+  // Refused by the activity (Defer while contacting): a failed Update in the history.
+  ok(await put(`/api/cases/${c.id}/status`, { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation: 'DeferRecommendationsAtThisTime', note: 'x', includeOutOfStateFacilities: false }), 'defer', 400);
+  await startContacting(itp, c.id);
+  ok(await put(`/api/cases/${c.id}/status`, { status: 'OnHold_WaitingForFacility', note: 'Bed expected tonight' }), 'on hold');
+  ok(await put(`/api/cases/${c.id}/resume`), 'resume');
+  ok(await put(`/api/cases/${c.id}/status`, { status: 'RecommendationReview_WaitingOnDecision', note: 'Re-check' }), 'back to review');
+  ok(await put(`/api/cases/${c.id}/undo`), 'undo');
+  ok(await put(`/api/cases/${c.id}/close`, { outcomeRequired: true, caseOutcomeType: 'Transferred_MentalHealthInpatient', referringDivisionId: ctx.referringDivisionId }), 'close');
+  ok(await api('POST', `/api/cases/${c.id}/reopen`, { token: itp }), 'reopen');
+  return caseWorkflowId(c.id);
+}
+
+/** A case whose requests are cancelled, re-created, marked not ready, then closed and reopened. */
+async function requestsWalk(ctx: Ctx): Promise<string> {
+  const { itp, provider } = ctx;
+  const put = (p: string, body?: unknown, token = itp) => api('PUT', p, { token, body });
+  const c = await createCase({ token: itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId });
+  ok(await put(`/api/requests/${c.requestId}/cancel`, { reason: 'Patient discharged' }), 'cancel request');
+  const second = ok(await api('POST', `/api/cases/${c.id}/requests`, { token: itp, body: { type: 'Assessment', evaluationProviderId: ctx.providerId } }), 'create request', 201);
+  const requestId = second.body.requestId ?? second.body.id;
+  ok(await put(`/api/requests/${requestId}/in-progress`, undefined, provider), 'in progress');
+  ok(await put(`/api/requests/${requestId}/not-ready-for-evaluation`, { reason: 'No labs yet' }, provider), 'not ready');
+  ok(await put(`/api/cases/${c.id}/resume`), 'resume');
+  ok(await put(`/api/requests/${requestId}/cancel`, { reason: 'Family took the patient home' }), 'cancel second request');
+  ok(await put(`/api/cases/${c.id}/status`, { status: 'OnHold_Other', note: 'Waiting for the family' }), 'on hold');
+  ok(await put(`/api/cases/${c.id}/close`, { outcomeRequired: true, caseOutcomeType: 'LeftAMA' }), 'close');
+  ok(await api('POST', `/api/cases/${c.id}/reopen`, { token: itp }), 'reopen');
+  return caseWorkflowId(c.id);
+}
+
+/** A claim released by its holder after an extension, and one left to lapse. */
+async function claimWalks(ctx: Ctx): Promise<string[]> {
+  const objectId = () => `record-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const released = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: objectId(), objectType: 'CaseMedicalInformation', extendBy: 30 } }), 'claim');
+  ok(await api('PUT', `/api/claims/${released.body.id}/extend`, { token: ctx.itp, body: { extendBy: 60 } }), 'extend');
+  ok(await api('PUT', `/api/claims/${released.body.id}/release`, { token: ctx.itp }), 'release');
+  const lapsed = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: objectId(), objectType: 'CaseMedicalInformation', extendBy: 2 } }), 'claim');
+  return [claimWorkflowId(released.body.id), claimWorkflowId(lapsed.body.id)];
+}
+
+/** A placement callback set, moved, and left to come due. */
+async function callbackWalk(ctx: Ctx): Promise<string> {
+  const c = await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId });
+  await completeEvaluation(ctx.provider, c.requestId);
+  await startContacting(ctx.itp, c.id);
+  const task = (await db.query('SELECT id, division_id FROM placement_tasks WHERE case_id = $1 ORDER BY id LIMIT 1', [c.id])).rows[0];
+  if (!task) throw new Error(`case ${c.id} got no placement task`);
+  const claim = ok(await api('POST', `/api/placement-tasks/division/${task.division_id}/claim`, { token: ctx.itp, body: {} }), 'claim division');
+  const callBack = (ms: number) =>
+    api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/calls`, {
+      token: ctx.itp,
+      body: { calls: [{ placementTaskId: task.id, result: 'CallBack', spokeWith: 'Intake', callbackAt: new Date(Date.now() + ms).toISOString() }] },
+    });
+  ok(await callBack(2000), 'call back');
+  ok(await callBack(4000), 'call back later');
+  ok(await api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/release`, { token: ctx.itp }), 'release division');
+  return callbackWorkflowId(task.id);
+}
+
+/** The periodic workflows, started as their schedules start them (same type, arguments, queue). */
+const periodic = (type: string, args: unknown[] = []) => async (ctx: Ctx): Promise<string> => {
+  const workflowId = `record-${type}-${Date.now()}`;
+  await ctx.client.workflow.execute(type, { workflowId, taskQueue: ctx.taskQueue, args });
+  return workflowId;
+};
+
+/** How each workflow type is driven; returns the workflow ids to record. */
+const DRIVERS: Record<string, (ctx: Ctx) => Promise<string | string[]>> = {
+  caseLifecycleWorkflow: async (ctx) => [await caseWalk(ctx), await requestsWalk(ctx)],
+  claimLeaseWorkflow: claimWalks,
+  callbackTimerWorkflow: callbackWalk,
+  sweepOverdueClaimsWorkflow: periodic('sweepOverdueClaimsWorkflow'),
+  sweepDueCallbacksWorkflow: periodic('sweepDueCallbacksWorkflow'),
+  expireSmsWindowsWorkflow: periodic('expireSmsWindowsWorkflow'),
+  lockInactiveUsersWorkflow: periodic('lockInactiveUsersWorkflow', [90]),
+};
+
+/** Waits until the run is closed, or (for a case workflow that runs on) has no task in flight. */
+async function settled(handle: WorkflowHandle, type: string): Promise<void> {
+  await eventually(async () => {
+    const d = await handle.describe();
+    if (d.status.name !== 'RUNNING') return true;
+    if (type !== 'caseLifecycleWorkflow') return false;
+    const raw = d.raw as { pendingActivities?: unknown[]; pendingWorkflowTask?: unknown };
+    return !raw.pendingWorkflowTask && !(raw.pendingActivities?.length);
+  }, `${handle.workflowId} to settle`, 60_000);
+}
+
+export async function recordHistories(): Promise<string[]> {
+  const types = workflowTypes();
+  const missing = types.filter((t) => !DRIVERS[t]);
+  if (missing.length) throw new Error(`no driver for ${missing.join(', ')}: add one to DRIVERS in tests/support/record-histories.ts`);
+
+  const env = temporalEnv();
+  return withTemporal(async (client) => {
+    const q = async (sql: string) => (await db.query(sql)).rows[0];
+    const tampa = await tampaDivisions();
+    const ctx: Ctx = {
+      client,
+      taskQueue: env.taskQueue,
+      itp: (await signInAs('IntegratedTelehealthPartners_User')).accessToken,
+      provider: (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken,
+      providerId: (await q("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).id,
+      floor: { facilityId: tampa.facilityId, divisionId: tampa.floorId },
+      referringDivisionId: (await q("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).id,
+    };
+
+    const runs: Array<{ type: string; workflowId: string }> = [];
+    for (const type of types) {
+      log(`driving ${type}`);
+      for (const workflowId of ([] as string[]).concat(await DRIVERS[type](ctx))) runs.push({ type, workflowId });
+    }
+
+    // Fetch everything first: the old files are replaced only when every history is in hand.
+    const counts = new Map<string, number>();
+    const out: Array<{ file: string; json: unknown; what: string }> = [];
+    for (const { type, workflowId } of runs) {
+      const handle = client.workflow.getHandle(workflowId);
+      await settled(handle, type);
+      const described = await handle.describe();
+      if (described.type !== type) throw new Error(`${workflowId} is a ${described.type}, expected ${type}`);
+      const n = (counts.get(type) ?? 0) + 1;
+      counts.set(type, n);
+      out.push({
+        file: path.join(HISTORIES_DIR, `${type}-${n}.json`),
+        json: historyToFixture(await handle.fetchHistory()),
+        what: `${workflowId}, ${described.status.name}, ${described.historyLength} events`,
+      });
+    }
+    mkdirSync(HISTORIES_DIR, { recursive: true });
+    for (const f of readdirSync(HISTORIES_DIR)) if (f.endsWith('.json')) rmSync(path.join(HISTORIES_DIR, f));
+    for (const { file, json, what } of out) {
+      writeFileSync(file, JSON.stringify(json, null, 1) + '\n');
+      log(`${path.relative(process.cwd(), file)} (${what})`);
+    }
+    return out.map((o) => o.file);
+  });
+}
+
+if (require.main === module) {
+  recordHistories()
+    .then(async (files) => {
+      log(`${files.length} histories in ${HISTORIES_DIR}`);
+      await db.end();
+    })
+    .catch(async (err) => {
+      console.error('[record] failed:', err);
+      await db.end().catch(() => undefined);
+      process.exit(1);
+    });
+}
