@@ -3,7 +3,7 @@
  * here for the API and the UI instead of being retyped on each side. Only types: no runtime code.
  */
 import type { MedicalInformationInput } from './cases/schemas';
-import type { AcceptGrid } from './placement/calls';
+import type { CallEntryInput } from './placement/calls';
 
 // Case page
 
@@ -399,14 +399,8 @@ export interface CallLogDivision {
   hold: { until: string; result: string } | null;
 }
 
-export interface CallEntry {
-  placementTaskId: number;
-  result: string | null;
-  note?: string | null;
-  callbackAt?: string | null;
-  spokeWith?: string | null;
-  accept?: AcceptGrid | null;
-}
+/** One row of the call log as saved (the same shape the submit takes). */
+export type CallEntry = CallEntryInput;
 
 export interface CallLogTask {
   id: number;

@@ -1,4 +1,5 @@
 /** Enumerations of the case domain (spec 01 §3, §4), shared by the API, the worker and the UI. */
+import { REFERRING_TYPES } from '../enums';
 
 export const GENDERS = ['Female', 'Male', 'Transgender_Female', 'Transgender_Male'] as const;
 export type Gender = (typeof GENDERS)[number];
@@ -82,17 +83,8 @@ export const isActiveRequestStatus = (s: string): boolean => (ACTIVE_REQUEST_STA
 // Recommendation (spec 01 §3 "Main recommendation and allowed criteria")
 // ---------------------------------------------------------------------------------------------
 
-export const MAIN_RECOMMENDATIONS = [
-  'MentalHealthInpatient',
-  'SubstanceAbuseResidential',
-  'DetoxUnit',
-  'MedPsychUnit',
-  'CrisisCenter',
-  'Outpatient',
-  'IntensiveOutpatient',
-  'PartialHospitalization',
-  'DeferRecommendationsAtThisTime',
-] as const;
+/** The levels of care a provider recommends: a referring type, or Defer. */
+export const MAIN_RECOMMENDATIONS = [...REFERRING_TYPES, 'DeferRecommendationsAtThisTime'] as const;
 export type MainRecommendation = (typeof MAIN_RECOMMENDATIONS)[number];
 export const DEFER_RECOMMENDATION: MainRecommendation = 'DeferRecommendationsAtThisTime';
 

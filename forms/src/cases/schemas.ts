@@ -6,7 +6,7 @@
 import { REQUEST_TYPES, type RequestType } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
-import { id, largeText, mediumText, optionalLargeText, optionalMediumText, optionalPhone, phone, ZIP_PATTERN } from '../schemas/common';
+import { id, largeText, mediumText, optionalLargeText, optionalMediumText, optionalPhone, phone, ZIP_PATTERN, objectSchema } from '../schemas/common';
 import { recommendationProblems } from './transitions';
 import {
   CASE_OUTCOMES,
@@ -120,19 +120,13 @@ export interface CasePatientSearchInput {
   encounterIdentifier?: string | null;
 }
 
-export const casePatientSearchSchema = {
-  $id: 'casePatientSearch',
-  type: 'object',
-  additionalProperties: false,
-  required: ['firstName', 'lastName', 'dateOfBirth'],
-  properties: {
-    firstName: mediumText,
-    lastName: mediumText,
-    dateOfBirth: date,
-    patientEpicId: optionalMediumText,
-    encounterIdentifier: optionalMediumText,
-  },
-} as const;
+export const casePatientSearchSchema = objectSchema('casePatientSearch', ['firstName', 'lastName', 'dateOfBirth'], {
+  firstName: mediumText,
+  lastName: mediumText,
+  dateOfBirth: date,
+  patientEpicId: optionalMediumText,
+  encounterIdentifier: optionalMediumText,
+});
 
 export const casePatientSearchRules = (d: any): FieldError[] => dayRules(d.dateOfBirth, 'dateOfBirth');
 
@@ -319,16 +313,10 @@ export interface InsuranceListInput {
   insurances: InsuranceInput[];
   uninsured?: boolean;
 }
-export const insuranceListSchema = {
-  $id: 'insuranceList',
-  type: 'object',
-  additionalProperties: false,
-  required: ['insurances'],
-  properties: {
-    insurances: { type: 'array', items: insuranceBody, maxItems: MAX_INSURANCES },
-    uninsured: { type: 'boolean', default: false },
-  },
-} as const;
+export const insuranceListSchema = objectSchema('insuranceList', ['insurances'], {
+  insurances: { type: 'array', items: insuranceBody, maxItems: MAX_INSURANCES },
+  uninsured: { type: 'boolean', default: false },
+});
 export function insuranceListRules(d: any): FieldError[] {
   const errors: FieldError[] = [];
   if (Array.isArray(d.insurances)) d.insurances.forEach((ins: unknown, i: number) => errors.push(...insuranceRules(ins, `insurances.${i}.`)));
@@ -376,30 +364,24 @@ export interface CaseCreateInput {
   uninsured?: boolean;
 }
 
-export const caseCreateSchema = {
-  $id: 'caseCreate',
-  type: 'object',
-  additionalProperties: false,
-  required: ['contactPhoneNumber', 'notificationSendingMethod', 'requestType'],
-  properties: {
-    patient: { ...patientBody, type: ['object', 'null'] },
-    patientId: optionalId,
-    sourceFacilityId: optionalId,
-    sourceDivisionId: optionalId,
-    attendingProvider: optionalMediumText,
-    rnCaringForPatient: optionalMediumText,
-    contactPhoneNumber: phone,
-    notificationSendingMethod: { type: 'string', enum: NOTIFICATION_SENDING_METHODS },
-    isInvoluntary: { type: 'boolean', default: false },
-    requestType: { type: 'string', enum: REQUEST_TYPES },
-    requestNote: optionalLargeText,
-    evaluationProviderId: optionalId,
-    patientEpicId: optionalMediumText,
-    encounterIdentifier: optionalMediumText,
-    insurances: { type: 'array', items: insuranceBody, maxItems: MAX_INSURANCES, default: [] },
-    uninsured: { type: 'boolean', default: false },
-  },
-} as const;
+export const caseCreateSchema = objectSchema('caseCreate', ['contactPhoneNumber', 'notificationSendingMethod', 'requestType'], {
+  patient: { ...patientBody, type: ['object', 'null'] },
+  patientId: optionalId,
+  sourceFacilityId: optionalId,
+  sourceDivisionId: optionalId,
+  attendingProvider: optionalMediumText,
+  rnCaringForPatient: optionalMediumText,
+  contactPhoneNumber: phone,
+  notificationSendingMethod: { type: 'string', enum: NOTIFICATION_SENDING_METHODS },
+  isInvoluntary: { type: 'boolean', default: false },
+  requestType: { type: 'string', enum: REQUEST_TYPES },
+  requestNote: optionalLargeText,
+  evaluationProviderId: optionalId,
+  patientEpicId: optionalMediumText,
+  encounterIdentifier: optionalMediumText,
+  insurances: { type: 'array', items: insuranceBody, maxItems: MAX_INSURANCES, default: [] },
+  uninsured: { type: 'boolean', default: false },
+});
 
 export function caseCreateRules(d: any): FieldError[] {
   const errors: FieldError[] = [];
@@ -453,22 +435,16 @@ export interface CaseSourceDetailsInput {
   forceUpdate?: boolean | null;
 }
 
-export const caseSourceDetailsSchema = {
-  $id: 'caseSourceDetails',
-  type: 'object',
-  additionalProperties: false,
-  required: ['sourceFacilityId', 'sourceDivisionId', 'contactPhoneNumber', 'notificationSendingMethod'],
-  properties: {
-    sourceFacilityId: id,
-    sourceDivisionId: id,
-    attendingProvider: optionalMediumText,
-    rnCaringForPatient: optionalMediumText,
-    contactPhoneNumber: phone,
-    notificationSendingMethod: { type: 'string', enum: NOTIFICATION_SENDING_METHODS },
-    isInvoluntary: { type: 'boolean', default: false },
-    forceUpdate: optionalBoolean,
-  },
-} as const;
+export const caseSourceDetailsSchema = objectSchema('caseSourceDetails', ['sourceFacilityId', 'sourceDivisionId', 'contactPhoneNumber', 'notificationSendingMethod'], {
+  sourceFacilityId: id,
+  sourceDivisionId: id,
+  attendingProvider: optionalMediumText,
+  rnCaringForPatient: optionalMediumText,
+  contactPhoneNumber: phone,
+  notificationSendingMethod: { type: 'string', enum: NOTIFICATION_SENDING_METHODS },
+  isInvoluntary: { type: 'boolean', default: false },
+  forceUpdate: optionalBoolean,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Status change, close, outcome, feedback, out-of-state, tags (spec 01 §4, §5, §7)
@@ -484,20 +460,14 @@ export interface CaseStatusChangeInput {
   expectedStatus?: CaseStatus | null;
 }
 
-export const caseStatusChangeSchema = {
-  $id: 'caseStatusChange',
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: {
-    status: { type: 'string', enum: CASE_STATUSES },
-    note: optionalLargeText,
-    mainRecommendation: nullableEnum(MAIN_RECOMMENDATIONS),
-    criteria: { type: ['array', 'null'], items: { type: 'string', enum: RECOMMENDATION_CRITERIA }, uniqueItems: true },
-    includeOutOfStateFacilities: optionalBoolean,
-    expectedStatus: nullableEnum(CASE_STATUSES),
-  },
-} as const;
+export const caseStatusChangeSchema = objectSchema('caseStatusChange', ['status'], {
+  status: { type: 'string', enum: CASE_STATUSES },
+  note: optionalLargeText,
+  mainRecommendation: nullableEnum(MAIN_RECOMMENDATIONS),
+  criteria: { type: ['array', 'null'], items: { type: 'string', enum: RECOMMENDATION_CRITERIA }, uniqueItems: true },
+  includeOutOfStateFacilities: optionalBoolean,
+  expectedStatus: nullableEnum(CASE_STATUSES),
+});
 
 export const caseStatusChangeRules = (d: any): FieldError[] => problemsToFieldErrors(statusChangeProblems(d));
 
@@ -509,19 +479,13 @@ export interface CaseCloseInput {
   expectedStatus?: CaseStatus | null;
 }
 
-export const caseCloseSchema = {
-  $id: 'caseClose',
-  type: 'object',
-  additionalProperties: false,
-  required: ['outcomeRequired'],
-  properties: {
-    outcomeRequired: { type: 'boolean' },
-    caseOutcomeType: nullableEnum(CASE_OUTCOMES),
-    note: optionalLargeText,
-    referringDivisionId: optionalId,
-    expectedStatus: nullableEnum(CASE_STATUSES),
-  },
-} as const;
+export const caseCloseSchema = objectSchema('caseClose', ['outcomeRequired'], {
+  outcomeRequired: { type: 'boolean' },
+  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  note: optionalLargeText,
+  referringDivisionId: optionalId,
+  expectedStatus: nullableEnum(CASE_STATUSES),
+});
 
 export const caseCloseRules = (d: any): FieldError[] => problemsToFieldErrors(closeProblems(d));
 
@@ -531,17 +495,11 @@ export interface CaseChangeOutcomeInput {
   referringDivisionId?: number | null;
 }
 
-export const caseChangeOutcomeSchema = {
-  $id: 'caseChangeOutcome',
-  type: 'object',
-  additionalProperties: false,
-  required: ['caseOutcomeType'],
-  properties: {
-    caseOutcomeType: nullableEnum(CASE_OUTCOMES),
-    note: optionalLargeText,
-    referringDivisionId: optionalId,
-  },
-} as const;
+export const caseChangeOutcomeSchema = objectSchema('caseChangeOutcome', ['caseOutcomeType'], {
+  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  note: optionalLargeText,
+  referringDivisionId: optionalId,
+});
 
 /** Changing the outcome always needs one (the EHR-without-outcome case only shows a notice). */
 export const caseChangeOutcomeRules = (d: any): FieldError[] => problemsToFieldErrors(closeProblems({ ...d, outcomeRequired: true }));
@@ -553,18 +511,12 @@ export interface CaseFeedbackInput {
   cantAttest?: boolean | null;
 }
 
-export const caseFeedbackSchema = {
-  $id: 'caseFeedback',
-  type: 'object',
-  additionalProperties: false,
-  required: ['rating'],
-  properties: {
-    rating: { type: 'integer', minimum: 1, maximum: 5 },
-    note: optionalLargeText,
-    confirmation: optionalBoolean,
-    cantAttest: optionalBoolean,
-  },
-} as const;
+export const caseFeedbackSchema = objectSchema('caseFeedback', ['rating'], {
+  rating: { type: 'integer', minimum: 1, maximum: 5 },
+  note: optionalLargeText,
+  confirmation: optionalBoolean,
+  cantAttest: optionalBoolean,
+});
 
 export interface CaseIncludeOutOfStateInput {
   includeOutOfState: boolean;
@@ -647,24 +599,18 @@ export interface VitalsInput {
 const positiveInteger = { type: ['integer', 'null'], minimum: 1, maximum: 32767 } as const;
 const positiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 10000 } as const;
 
-export const vitalsSchema = {
-  $id: 'vitals',
-  type: 'object',
-  additionalProperties: false,
-  required: ['submittedOn'],
-  properties: {
-    submittedOn: dateTime,
-    pulse: positiveInteger,
-    bloodPressure: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: { systolic: positiveInteger, diastolic: positiveInteger },
-    },
-    oxygenSaturation: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
-    bodyTemperature: positiveNumber,
-    respirationRate: positiveNumber,
+export const vitalsSchema = objectSchema('vitals', ['submittedOn'], {
+  submittedOn: dateTime,
+  pulse: positiveInteger,
+  bloodPressure: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: { systolic: positiveInteger, diastolic: positiveInteger },
   },
-} as const;
+  oxygenSaturation: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+  bodyTemperature: positiveNumber,
+  respirationRate: positiveNumber,
+});
 
 const present = (v: unknown) => v !== null && v !== undefined;
 export function vitalsRules(d: any): FieldError[] {
@@ -693,17 +639,11 @@ export interface CaseNoteInput {
   /** Why an existing note was edited (optional). */
   reason?: string | null;
 }
-export const caseNoteSchema = {
-  $id: 'caseNote',
-  type: 'object',
-  additionalProperties: false,
-  required: ['note'],
-  properties: {
-    note: largeText,
-    reason: optionalLargeText,
-    ...Object.fromEntries(['id', 'hidden', 'createdBy', 'createdAt', 'modifiedAt'].map((f) => [f, { readOnly: true }])),
-  },
-} as const;
+export const caseNoteSchema = objectSchema('caseNote', ['note'], {
+  note: largeText,
+  reason: optionalLargeText,
+  ...Object.fromEntries(['id', 'hidden', 'createdBy', 'createdAt', 'modifiedAt'].map((f) => [f, { readOnly: true }])),
+});
 
 export interface CaseNoteHiddenInput {
   hidden: boolean;
@@ -771,70 +711,65 @@ const yesNoNote = {
 
 const MEDICAL_INFORMATION_READ_ONLY = ['id', 'caseId', 'primaryDiagnosis', 'secondaryDiagnoses', 'modifiedAt', 'modifiedBy', 'createdAt'] as const;
 
-export const medicalInformationSchema = {
-  $id: 'medicalInformation',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    mainRecommendation: nullableEnum(MAIN_RECOMMENDATIONS),
-    recommendationCriteria: { type: ['array', 'null'], items: { type: 'string', enum: RECOMMENDATION_CRITERIA }, uniqueItems: true },
-    recommendationNote: optionalLargeText,
-    admissionPrecipitatingFactorsNotes: optionalLargeText,
-    primaryDiagnosisId: optionalId,
-    secondaryDiagnosisIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 100 },
-    primaryDiagnosisCode: { type: ['string', 'null'], minLength: 1, maxLength: 16 },
-    secondaryDiagnosisCodes: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 16 }, uniqueItems: true, maxItems: 100 },
-    /** Set when the user confirmed a change that asks for confirmation (recommendation, legal status while contacting). */
-    confirmed: optionalBoolean,
-    homicidalOrSuicidalIdeations: optionalBoolean,
-    hallucinations: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: { exist: optionalBoolean, type: nullableEnum(HALLUCINATION_TYPES) },
-    },
-    violentBehavior: nullableEnum(VIOLENT_BEHAVIORS),
-    currentLivingSituationType: nullableEnum(LIVING_SITUATIONS),
-    currentLivingSituationNote: optionalLargeText,
-    criminalCharges: yesNoNote,
-    legalStatus: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: {
-        type: nullableEnum(LEGAL_STATUSES),
-        legalGuardianName: optionalMediumText,
-        relationshipToPatient: optionalMediumText,
-        holdEnd: optionalDateTime,
-      },
-    },
-    jailPriorToArrivingOrInCustody: yesNoNote,
-    alcoholInSystem: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: { exist: optionalBoolean, bal: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 900 } },
-    },
-    assistiveDevices: yesNoNote,
-    activeDetox: optionalBoolean,
-    acuteConditions: optionalLargeText,
-    medicationsGivenInEr: optionalLargeText,
-    homeMedications: optionalLargeText,
-    ambulatory: optionalBoolean,
-    covid19: optionalBoolean,
-    incontinent: optionalBoolean,
-    crisisTeamNotes: optionalLargeText,
-    medicalPsychHistory: optionalLargeText,
-    drugsInSystem: {
-      type: ['array', 'null'],
-      maxItems: DRUGS.length * DRUG_USE_CASES.length,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['drug'],
-        properties: { drug: { type: 'string', enum: DRUGS }, useCase: nullableEnum(DRUG_USE_CASES) },
-      },
-    },
-    ...Object.fromEntries(MEDICAL_INFORMATION_READ_ONLY.map((f) => [f, { readOnly: true }])),
+export const medicalInformationSchema = objectSchema('medicalInformation', [], {
+  mainRecommendation: nullableEnum(MAIN_RECOMMENDATIONS),
+  recommendationCriteria: { type: ['array', 'null'], items: { type: 'string', enum: RECOMMENDATION_CRITERIA }, uniqueItems: true },
+  recommendationNote: optionalLargeText,
+  admissionPrecipitatingFactorsNotes: optionalLargeText,
+  primaryDiagnosisId: optionalId,
+  secondaryDiagnosisIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 100 },
+  primaryDiagnosisCode: { type: ['string', 'null'], minLength: 1, maxLength: 16 },
+  secondaryDiagnosisCodes: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 16 }, uniqueItems: true, maxItems: 100 },
+  /** Set when the user confirmed a change that asks for confirmation (recommendation, legal status while contacting). */
+  confirmed: optionalBoolean,
+  homicidalOrSuicidalIdeations: optionalBoolean,
+  hallucinations: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: { exist: optionalBoolean, type: nullableEnum(HALLUCINATION_TYPES) },
   },
-} as const;
+  violentBehavior: nullableEnum(VIOLENT_BEHAVIORS),
+  currentLivingSituationType: nullableEnum(LIVING_SITUATIONS),
+  currentLivingSituationNote: optionalLargeText,
+  criminalCharges: yesNoNote,
+  legalStatus: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: {
+      type: nullableEnum(LEGAL_STATUSES),
+      legalGuardianName: optionalMediumText,
+      relationshipToPatient: optionalMediumText,
+      holdEnd: optionalDateTime,
+    },
+  },
+  jailPriorToArrivingOrInCustody: yesNoNote,
+  alcoholInSystem: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: { exist: optionalBoolean, bal: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 900 } },
+  },
+  assistiveDevices: yesNoNote,
+  activeDetox: optionalBoolean,
+  acuteConditions: optionalLargeText,
+  medicationsGivenInEr: optionalLargeText,
+  homeMedications: optionalLargeText,
+  ambulatory: optionalBoolean,
+  covid19: optionalBoolean,
+  incontinent: optionalBoolean,
+  crisisTeamNotes: optionalLargeText,
+  medicalPsychHistory: optionalLargeText,
+  drugsInSystem: {
+    type: ['array', 'null'],
+    maxItems: DRUGS.length * DRUG_USE_CASES.length,
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['drug'],
+      properties: { drug: { type: 'string', enum: DRUGS }, useCase: nullableEnum(DRUG_USE_CASES) },
+    },
+  },
+  ...Object.fromEntries(MEDICAL_INFORMATION_READ_ONLY.map((f) => [f, { readOnly: true }])),
+});
 
 /** Criteria must belong to the recommendation; Defer needs a note. */
 export function medicalInformationRules(d: any): FieldError[] {
@@ -988,17 +923,12 @@ export interface CasePdfExportInput {
   includePatientFiles?: boolean | null;
   fileIds?: number[] | null;
 }
-export const casePdfExportSchema = {
-  $id: 'casePdfExport',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    includeEvaluations: optionalBoolean,
-    includeCaseNotes: optionalBoolean,
-    includePatientFiles: optionalBoolean,
-    fileIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 1000 },
-  },
-} as const;
+export const casePdfExportSchema = objectSchema('casePdfExport', [], {
+  includeEvaluations: optionalBoolean,
+  includeCaseNotes: optionalBoolean,
+  includePatientFiles: optionalBoolean,
+  fileIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 1000 },
+});
 export const casePdfExportRules = (d: any): FieldError[] =>
   d.includeEvaluations === true || d.includeCaseNotes === true || d.includePatientFiles === true
     ? []
@@ -1016,20 +946,15 @@ export interface CaseListFilter {
   activeForHours?: number | null;
   id?: number[] | null;
 }
-export const caseListFilterSchema = {
-  $id: 'caseListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    status: { type: ['array', 'null'], items: { type: 'string', enum: CASE_STATUSES }, maxItems: 100 },
-    mainRecommendation: { type: ['array', 'null'], items: { type: 'string', enum: MAIN_RECOMMENDATIONS }, maxItems: 100 },
-    search: optionalMediumText,
-    q: optionalMediumText,
-    except: { type: ['array', 'null'], items: { type: 'string', enum: CASE_STATUSES }, maxItems: 100 },
-    onlyWaitingForConfirmation: optionalBoolean,
-    providerCases: optionalBoolean,
-    showAll: optionalBoolean,
-    activeForHours: { type: ['integer', 'null'], minimum: 1, maximum: 99 },
-    id: { type: ['array', 'null'], items: id, maxItems: 1000 },
-  },
-} as const;
+export const caseListFilterSchema = objectSchema('caseListFilter', [], {
+  status: { type: ['array', 'null'], items: { type: 'string', enum: CASE_STATUSES }, maxItems: 100 },
+  mainRecommendation: { type: ['array', 'null'], items: { type: 'string', enum: MAIN_RECOMMENDATIONS }, maxItems: 100 },
+  search: optionalMediumText,
+  q: optionalMediumText,
+  except: { type: ['array', 'null'], items: { type: 'string', enum: CASE_STATUSES }, maxItems: 100 },
+  onlyWaitingForConfirmation: optionalBoolean,
+  providerCases: optionalBoolean,
+  showAll: optionalBoolean,
+  activeForHours: { type: ['integer', 'null'], minimum: 1, maximum: 99 },
+  id: { type: ['array', 'null'], items: id, maxItems: 1000 },
+});

@@ -1,7 +1,7 @@
 /** JSON Schemas of the placement payloads (spec 02 §5, §7), registered in validation.ts. */
 import type { FieldError } from '../errors';
 import type { CaseOutcome } from '../cases/enums';
-import { id, optionalLargeText, optionalMediumText } from '../schemas/common';
+import { id, optionalLargeText, optionalMediumText, objectSchema } from '../schemas/common';
 import { ACCEPT_AGES, ACCEPT_GENDERS, CALL_RESULTS, callLogProblems, type CallEntryInput } from './calls';
 
 const acceptRow = {
@@ -35,16 +35,10 @@ export interface CallLogSubmitInput {
   bulk?: boolean | null;
 }
 
-export const callLogSubmitSchema = {
-  $id: 'callLogSubmit',
-  type: 'object',
-  additionalProperties: false,
-  required: ['calls'],
-  properties: {
-    calls: { type: 'array', items: callEntry, maxItems: 500 },
-    bulk: { type: ['boolean', 'null'] },
-  },
-} as const;
+export const callLogSubmitSchema = objectSchema('callLogSubmit', ['calls'], {
+  calls: { type: 'array', items: callEntry, maxItems: 500 },
+  bulk: { type: ['boolean', 'null'] },
+});
 
 /** Structural rules the server re-checks with its own clock and the divisions (callLogProblems). */
 export const callLogSubmitRules = (d: any): FieldError[] => {
@@ -99,19 +93,14 @@ export const callsCardFilterSchema = {
   properties: { facilityName: optionalMediumText, withinTwoHours: { type: ['boolean', 'null'] } },
 } as const;
 
-export const placementLogFilterSchema = {
-  $id: 'placementLogFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    from: { type: ['string', 'null'], format: 'date-time' },
-    to: { type: ['string', 'null'], format: 'date-time' },
-    facilityIds: { type: ['array', 'null'], items: id, maxItems: 200 },
-    results: { type: ['array', 'null'], items: { type: 'string', enum: CALL_RESULTS }, maxItems: 20 },
-    coordinatorIds: { type: ['array', 'null'], items: id, maxItems: 200 },
-    patientName: optionalMediumText,
-  },
-} as const;
+export const placementLogFilterSchema = objectSchema('placementLogFilter', [], {
+  from: { type: ['string', 'null'], format: 'date-time' },
+  to: { type: ['string', 'null'], format: 'date-time' },
+  facilityIds: { type: ['array', 'null'], items: id, maxItems: 200 },
+  results: { type: ['array', 'null'], items: { type: 'string', enum: CALL_RESULTS }, maxItems: 20 },
+  coordinatorIds: { type: ['array', 'null'], items: id, maxItems: 200 },
+  patientName: optionalMediumText,
+});
 
 /** to not earlier than from (spec 02 §5 placement log and division log search). */
 export const placementLogFilterRules = (d: any): FieldError[] =>

@@ -1,5 +1,5 @@
 import type { FieldError } from '../errors';
-import { id, optionalMediumText } from './common';
+import { id, optionalMediumText, objectSchema } from './common';
 
 /** Spec 03 §4: the audit log's default range is the last day up to now. */
 export const AUDIT_LOG_DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
@@ -13,20 +13,15 @@ export const CROSS_TIME_MESSAGE = "Cross time: 'To' must not be before 'From'";
 export const FUTURE_TIME_MESSAGE = 'Must not be in the future';
 
 /** Spec 03 §5 Audit log filter: a time range, the main action, the user (id, or name/e-mail contains) and success. */
-export const auditLogFilterSchema = {
-  $id: 'auditLogFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    from: { type: ['string', 'null'], format: 'date-time' },
-    to: { type: ['string', 'null'], format: 'date-time' },
-    mainAction: optionalMediumText,
-    userId: { anyOf: [id, { type: 'null' }] },
-    /** Name or e-mail contains (when no user lookup is at hand). */
-    user: optionalMediumText,
-    success: { type: ['boolean', 'null'] },
-  },
-} as const;
+export const auditLogFilterSchema = objectSchema('auditLogFilter', [], {
+  from: { type: ['string', 'null'], format: 'date-time' },
+  to: { type: ['string', 'null'], format: 'date-time' },
+  mainAction: optionalMediumText,
+  userId: { anyOf: [id, { type: 'null' }] },
+  /** Name or e-mail contains (when no user lookup is at hand). */
+  user: optionalMediumText,
+  success: { type: ['boolean', 'null'] },
+});
 
 export interface AuditLogFilter {
   from?: string | null;

@@ -1,18 +1,12 @@
-import { mediumText } from './common';
+import { mediumText, objectSchema } from './common';
 
 /** POST /api/claims (spec 03 §7): claim an object for editing. */
-export const claimCreateSchema = {
-  $id: 'claimCreate',
-  type: 'object',
-  additionalProperties: false,
-  required: ['objectId', 'objectType'],
-  properties: {
-    objectId: { anyOf: [{ type: 'integer', minimum: 1 }, { ...mediumText, minLength: 1 }] },
-    objectType: { ...mediumText, pattern: '^[A-Za-z][A-Za-z0-9_.-]*$' },
-    /** Seconds the claim lasts without a renewal; the default is 60. */
-    extendBy: { type: ['integer', 'null'], minimum: 1, maximum: 3600 },
-  },
-} as const;
+export const claimCreateSchema = objectSchema('claimCreate', ['objectId', 'objectType'], {
+  objectId: { anyOf: [{ type: 'integer', minimum: 1 }, { ...mediumText, minLength: 1 }] },
+  objectType: { ...mediumText, pattern: '^[A-Za-z][A-Za-z0-9_.-]*$' },
+  /** Seconds the claim lasts without a renewal; the default is 60. */
+  extendBy: { type: ['integer', 'null'], minimum: 1, maximum: 3600 },
+});
 
 export const claimExtendSchema = {
   $id: 'claimExtend',
@@ -22,13 +16,7 @@ export const claimExtendSchema = {
 } as const;
 
 /** GET /api/claims/actual?objectId=&objectType= (query values arrive as text). */
-export const claimActualQuerySchema = {
-  $id: 'claimActualQuery',
-  type: 'object',
-  additionalProperties: false,
-  required: ['objectId', 'objectType'],
-  properties: {
-    objectId: { ...mediumText, minLength: 1 },
-    objectType: claimCreateSchema.properties.objectType,
-  },
-} as const;
+export const claimActualQuerySchema = objectSchema('claimActualQuery', ['objectId', 'objectType'], {
+  objectId: { ...mediumText, minLength: 1 },
+  objectType: claimCreateSchema.properties.objectType,
+});

@@ -32,3 +32,11 @@ export const contactsSchema = {
 export const idsFilter = { type: 'array', items: id, maxItems: 1000 } as const;
 /** List filters: the "active only" switch. */
 export const showActiveOnlyFilter = { type: ['boolean', 'null'] } as const;
+
+/**
+ * A payload's schema: a closed object registered under `$id` (fields beyond `properties` are
+ * refused, spec 03 §5), with the fields it requires.
+ */
+export function objectSchema<const P extends Record<string, unknown>, const R extends readonly (keyof P & string)[]>($id: string, required: R, properties: P) {
+  return { $id, type: 'object', additionalProperties: false, ...(required.length ? { required } : {}), properties } as const;
+}

@@ -1,7 +1,7 @@
 import { REQUEST_TYPES, STATE_RESTRICTION_TYPES, type DivisionType, type RequestType } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
-import { id, idsFilter, optionalMediumText } from './common';
+import { id, idsFilter, optionalMediumText, objectSchema } from './common';
 import { acceptedPatientsSchema, type AcceptedPatientsRecord } from './facility';
 
 /*
@@ -24,29 +24,18 @@ export const MAX_WITHIN_TRAVEL_TIME_SECONDS = 7 * 24 * 3600;
 const REQUIRED = 'This field is required';
 
 /** Credentialed provider add/edit modal (spec 03 §3, §5 Credentialed provider). */
-export const credentialedProviderSchema = {
-  $id: 'credentialedProvider',
-  type: 'object',
-  additionalProperties: false,
-  required: ['providerId', 'divisionsIds', 'addToNewDivisions', 'acceptedPatients'],
-  properties: {
-    providerId: id,
-    divisionsIds: { type: 'array', items: id, minItems: 1, maxItems: 1000, uniqueItems: true },
-    addToNewDivisions: { type: 'boolean' },
-    acceptedPatients: acceptedPatientsSchema,
-  },
-} as const;
+export const credentialedProviderSchema = objectSchema('credentialedProvider', ['providerId', 'divisionsIds', 'addToNewDivisions', 'acceptedPatients'], {
+  providerId: id,
+  divisionsIds: { type: 'array', items: id, minItems: 1, maxItems: 1000, uniqueItems: true },
+  addToNewDivisions: { type: 'boolean' },
+  acceptedPatients: acceptedPatientsSchema,
+});
 
-export const credentialedProviderListFilterSchema = {
-  $id: 'credentialedProviderListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    divisionsIds: { type: 'array', items: id, maxItems: 1000 },
-    id: idsFilter,
-  },
-} as const;
+export const credentialedProviderListFilterSchema = objectSchema('credentialedProviderListFilter', [], {
+  q: optionalMediumText,
+  divisionsIds: { type: 'array', items: id, maxItems: 1000 },
+  id: idsFilter,
+});
 
 /** Preferred facility add modal (spec 03 §5 Preferred facility). */
 export const preferredFacilitySchema = {
@@ -57,29 +46,18 @@ export const preferredFacilitySchema = {
   properties: { facilityId: id },
 } as const;
 
-export const preferredFacilityListFilterSchema = {
-  $id: 'preferredFacilityListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    id: idsFilter,
-  },
-} as const;
+export const preferredFacilityListFilterSchema = objectSchema('preferredFacilityListFilter', [], {
+  q: optionalMediumText,
+  id: idsFilter,
+});
 
 /** One auto-saved row of the evaluation forms tab (spec 03 §3 Evaluation-form setting). */
-export const facilityEvaluationFormSchema = {
-  $id: 'facilityEvaluationForm',
-  type: 'object',
-  additionalProperties: false,
-  required: ['requestType', 'evaluationFormId', 'isAthenaBilled'],
-  properties: {
-    requestType: { type: 'string', enum: REQUEST_TYPES },
-    /** null: no evaluation form chosen for this request type. */
-    evaluationFormId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-    isAthenaBilled: { type: 'boolean' },
-  },
-} as const;
+export const facilityEvaluationFormSchema = objectSchema('facilityEvaluationForm', ['requestType', 'evaluationFormId', 'isAthenaBilled'], {
+  requestType: { type: 'string', enum: REQUEST_TYPES },
+  /** null: no evaluation form chosen for this request type. */
+  evaluationFormId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+  isAthenaBilled: { type: 'boolean' },
+});
 
 /** The restrictions tab's checkbox (auto-submitted after a confirmation). */
 export const populateOutOfStateFacilitiesSchema = {
@@ -91,32 +69,20 @@ export const populateOutOfStateFacilitiesSchema = {
 } as const;
 
 /** PUT .../state-restrictions/{state}: the wire format (travel time in seconds). */
-export const stateRestrictionSchema = {
-  $id: 'stateRestriction',
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
-    type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
-    withinTravelTime: { type: ['integer', 'null'], minimum: 0, maximum: MAX_WITHIN_TRAVEL_TIME_SECONDS },
-    // Echoed by the UI from the row; the path names the state, these are ignored.
-    restrictionId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-    state: { type: ['string', 'null'], enum: [...US_STATE_CODES, null] },
-  },
-} as const;
+export const stateRestrictionSchema = objectSchema('stateRestriction', ['type'], {
+  type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
+  withinTravelTime: { type: ['integer', 'null'], minimum: 0, maximum: MAX_WITHIN_TRAVEL_TIME_SECONDS },
+  // Echoed by the UI from the row; the path names the state, these are ignored.
+  restrictionId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+  state: { type: ['string', 'null'], enum: [...US_STATE_CODES, null] },
+});
 
 /** The state restriction edit modal: hours and minutes, turned into seconds on save. */
-export const stateRestrictionFormSchema = {
-  $id: 'stateRestrictionForm',
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
-    type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
-    hours: { type: ['integer', 'null'], minimum: 0, maximum: 168 },
-    minutes: { type: ['integer', 'null'], minimum: 0, maximum: 10080 },
-  },
-} as const;
+export const stateRestrictionFormSchema = objectSchema('stateRestrictionForm', ['type'], {
+  type: { type: 'string', enum: STATE_RESTRICTION_TYPES },
+  hours: { type: ['integer', 'null'], minimum: 0, maximum: 168 },
+  minutes: { type: ['integer', 'null'], minimum: 0, maximum: 10080 },
+});
 
 const isTravelTime = (t: unknown) => t === StateRestrictionType.OnlyPopulateFacilitiesWithinTravelTime;
 

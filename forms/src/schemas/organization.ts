@@ -1,5 +1,5 @@
 import type { FieldError } from '../errors';
-import { id, mediumText } from './common';
+import { id, mediumText, objectSchema } from './common';
 
 /**
  * Organization security settings (spec 03 §3 External login settings, IP allow-list settings,
@@ -17,18 +17,12 @@ const flag = { type: 'boolean' } as const;
 
 /* ---------- ITP organization (general tab) ---------- */
 
-export const itpOrganizationSchema = {
-  $id: 'itpOrganization',
-  type: 'object',
-  additionalProperties: false,
-  required: ['organizationName', 'erLine', 'mfaEnabled'],
-  properties: {
-    organizationName: mediumText,
-    erLine: mediumText,
-    mfaEnabled: flag,
-    id: { readOnly: true },
-  },
-} as const;
+export const itpOrganizationSchema = objectSchema('itpOrganization', ['organizationName', 'erLine', 'mfaEnabled'], {
+  organizationName: mediumText,
+  erLine: mediumText,
+  mfaEnabled: flag,
+  id: { readOnly: true },
+});
 
 export interface ItpOrganizationRecord {
   id: number;
@@ -69,18 +63,12 @@ export function ipListMatcher(entries: string[]): (clientIp: string) => boolean 
   };
 }
 
-export const ipWhiteListSettingsSchema = {
-  $id: 'ipWhiteListSettings',
-  type: 'object',
-  additionalProperties: false,
-  required: ['ipWhiteListEnabled'],
-  properties: {
-    /** null: the ITP organization itself; otherwise a facility. */
-    facilityId: { anyOf: [id, { type: 'null' }] },
-    ipWhiteListEnabled: flag,
-    ipAddresses: { type: ['string', 'null'], maxLength: IP_LIST_MAX },
-  },
-} as const;
+export const ipWhiteListSettingsSchema = objectSchema('ipWhiteListSettings', ['ipWhiteListEnabled'], {
+  /** null: the ITP organization itself; otherwise a facility. */
+  facilityId: { anyOf: [id, { type: 'null' }] },
+  ipWhiteListEnabled: flag,
+  ipAddresses: { type: ['string', 'null'], maxLength: IP_LIST_MAX },
+});
 
 /** Required when enabled ('IP Address is required'); a valid list whenever given ('Invalid IP address list'). */
 export function ipWhiteListSettingsRules(d: any): FieldError[] {
@@ -103,26 +91,20 @@ export interface IpWhiteListSettingsRecord {
 /** A PEM certificate, or its bare base64 body as IdP metadata shows it. */
 const PEM_CERTIFICATE = /^(-----BEGIN CERTIFICATE-----)?[A-Za-z0-9+/=\s]+(-----END CERTIFICATE-----)?$/;
 
-export const externalLoginSettingsSchema = {
-  $id: 'externalLoginSettings',
-  type: 'object',
-  additionalProperties: false,
-  required: ['enabled'],
-  properties: {
-    enabled: flag,
-    identityProviderEntityId: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
-    signInUrl: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
-    x509Certificate: { type: ['string', 'null'], maxLength: SSO_CERTIFICATE_MAX },
-    userEmailClaim: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
-    disablePasswordLogin: flag,
-    // Read-only fields of the record (sent back by the form; ignored).
-    id: { readOnly: true },
-    serviceProviderId: { readOnly: true },
-    isOutdated: { readOnly: true },
-    applyFailed: { readOnly: true },
-    facilityId: { readOnly: true },
-  },
-} as const;
+export const externalLoginSettingsSchema = objectSchema('externalLoginSettings', ['enabled'], {
+  enabled: flag,
+  identityProviderEntityId: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+  signInUrl: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+  x509Certificate: { type: ['string', 'null'], maxLength: SSO_CERTIFICATE_MAX },
+  userEmailClaim: { type: ['string', 'null'], maxLength: SSO_TEXT_MAX },
+  disablePasswordLogin: flag,
+  // Read-only fields of the record (sent back by the form; ignored).
+  id: { readOnly: true },
+  serviceProviderId: { readOnly: true },
+  isOutdated: { readOnly: true },
+  applyFailed: { readOnly: true },
+  facilityId: { readOnly: true },
+});
 
 const isBlank = (v: unknown) => v === null || v === undefined || v === '';
 

@@ -1,7 +1,7 @@
 import { REQUEST_TYPES, SOURCE_TYPES } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
-import { id, idsFilter, mediumText, optionalLargeText, optionalMediumText, showActiveOnlyFilter, ZIP_PATTERN } from './common';
+import { id, idsFilter, mediumText, optionalLargeText, optionalMediumText, showActiveOnlyFilter, ZIP_PATTERN, objectSchema } from './common';
 
 /**
  * Reference data of spec 03 (§3 Group organization, Payer, Billing code, Patient tag; §5 their
@@ -14,26 +14,20 @@ const flag = { type: 'boolean' } as const;
 /* ---------- Group organization ---------- */
 
 /** Add/edit modal of /group-organizations (spec 03 §5 Group). */
-export const groupOrganizationSchema = {
-  $id: 'groupOrganization',
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'isActive', 'mfaEnabled', 'states', 'counties', 'facilities', 'excludedFacilities', 'placementFacilities'],
-  properties: {
-    name: mediumText,
-    description: optionalLargeText,
-    isActive: flag,
-    mfaEnabled: flag,
-    states: { type: 'array', items: { type: 'string', enum: US_STATE_CODES }, uniqueItems: true, minItems: 1 },
-    // No county data set yet: county names are free text, for the chosen states.
-    counties: { type: 'array', items: mediumText, uniqueItems: true, maxItems: 1000 },
-    facilities: { ...idList, minItems: 1 },
-    excludedFacilities: idList,
-    placementFacilities: idList,
-    // Read-only fields of the record (react-admin sends the whole record back on update; ignored).
-    id: { readOnly: true },
-  },
-} as const;
+export const groupOrganizationSchema = objectSchema('groupOrganization', ['name', 'isActive', 'mfaEnabled', 'states', 'counties', 'facilities', 'excludedFacilities', 'placementFacilities'], {
+  name: mediumText,
+  description: optionalLargeText,
+  isActive: flag,
+  mfaEnabled: flag,
+  states: { type: 'array', items: { type: 'string', enum: US_STATE_CODES }, uniqueItems: true, minItems: 1 },
+  // No county data set yet: county names are free text, for the chosen states.
+  counties: { type: 'array', items: mediumText, uniqueItems: true, maxItems: 1000 },
+  facilities: { ...idList, minItems: 1 },
+  excludedFacilities: idList,
+  placementFacilities: idList,
+  // Read-only fields of the record (react-admin sends the whole record back on update; ignored).
+  id: { readOnly: true },
+});
 
 /** Facilities and excluded facilities exclude each other (spec 03 §5 Group). */
 export function groupOrganizationRules(d: any): FieldError[] {
@@ -44,17 +38,12 @@ export function groupOrganizationRules(d: any): FieldError[] {
     : [];
 }
 
-export const groupOrganizationListFilterSchema = {
-  $id: 'groupOrganizationListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    name: optionalMediumText,
-    showActiveOnly: showActiveOnlyFilter,
-    id: idsFilter,
-  },
-} as const;
+export const groupOrganizationListFilterSchema = objectSchema('groupOrganizationListFilter', [], {
+  q: optionalMediumText,
+  name: optionalMediumText,
+  showActiveOnly: showActiveOnlyFilter,
+  id: idsFilter,
+});
 
 export interface GroupOrganizationRecord {
   id: number;
@@ -84,49 +73,33 @@ export const payerAddressSchema = {
 } as const;
 
 /** /payers/create and /payers/{id} (spec 03 §3 Payer, §5 Payer). */
-export const payerSchema = {
-  $id: 'payer',
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: {
-    name: mediumText,
-    code: optionalMediumText,
-    isActive: { type: 'boolean', default: true },
-    planName: optionalMediumText,
-    address: payerAddressSchema,
-    planPackageId: optionalMediumText,
-    /** Confirmed: save even though patients use the payer (spec 03 §4 Payer). */
-    forceUpdate: { type: ['boolean', 'null'] },
-    id: { readOnly: true },
-    fullAddress: { readOnly: true },
-  },
-} as const;
+export const payerSchema = objectSchema('payer', ['name'], {
+  name: mediumText,
+  code: optionalMediumText,
+  isActive: { type: 'boolean', default: true },
+  planName: optionalMediumText,
+  address: payerAddressSchema,
+  planPackageId: optionalMediumText,
+  /** Confirmed: save even though patients use the payer (spec 03 §4 Payer). */
+  forceUpdate: { type: ['boolean', 'null'] },
+  id: { readOnly: true },
+  fullAddress: { readOnly: true },
+});
 
-export const payerListFilterSchema = {
-  $id: 'payerListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    name: optionalMediumText,
-    showActiveOnly: showActiveOnlyFilter,
-    id: idsFilter,
-  },
-} as const;
+export const payerListFilterSchema = objectSchema('payerListFilter', [], {
+  q: optionalMediumText,
+  name: optionalMediumText,
+  showActiveOnly: showActiveOnlyFilter,
+  id: idsFilter,
+});
 
 export const PLAN_NAME_REQUIRED = 'Plan Name is required';
 
 /** GET /api/payers/insurance: the plan and address fields of a plan (spec 03 §3, §5 Payer). */
-export const payerInsuranceQuerySchema = {
-  $id: 'payerInsuranceQuery',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    planName: optionalMediumText,
-    payerId: { type: ['string', 'null'], pattern: '^\\d{1,10}$' },
-  },
-} as const;
+export const payerInsuranceQuerySchema = objectSchema('payerInsuranceQuery', [], {
+  planName: optionalMediumText,
+  payerId: { type: ['string', 'null'], pattern: '^\\d{1,10}$' },
+});
 
 export function payerInsuranceQueryRules(d: any): FieldError[] {
   return d.planName ? [] : [{ field: 'planName', key: 'required', message: PLAN_NAME_REQUIRED }];
@@ -175,33 +148,22 @@ export function payerFullAddress(a: PayerAddress | null | undefined): string | n
 /* ---------- Billing code ---------- */
 
 /** Create/edit modal of /billing-codes (spec 03 §3 Billing code, §5). */
-export const billingCodeSchema = {
-  $id: 'billingCode',
-  type: 'object',
-  additionalProperties: false,
-  required: ['code', 'description', 'sourceDivisionTypes', 'requestTypes'],
-  properties: {
-    code: mediumText,
-    description: mediumText,
-    sourceDivisionTypes: { type: 'array', items: { type: 'string', enum: SOURCE_TYPES }, uniqueItems: true, minItems: 1 },
-    requestTypes: { type: 'array', items: { type: 'string', enum: REQUEST_TYPES }, uniqueItems: true, minItems: 1 },
-    isActive: { type: 'boolean', default: true },
-    id: { readOnly: true },
-  },
-} as const;
+export const billingCodeSchema = objectSchema('billingCode', ['code', 'description', 'sourceDivisionTypes', 'requestTypes'], {
+  code: mediumText,
+  description: mediumText,
+  sourceDivisionTypes: { type: 'array', items: { type: 'string', enum: SOURCE_TYPES }, uniqueItems: true, minItems: 1 },
+  requestTypes: { type: 'array', items: { type: 'string', enum: REQUEST_TYPES }, uniqueItems: true, minItems: 1 },
+  isActive: { type: 'boolean', default: true },
+  id: { readOnly: true },
+});
 
-export const billingCodeListFilterSchema = {
-  $id: 'billingCodeListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    showActiveOnly: showActiveOnlyFilter,
-    sourceDivisionType: { type: ['string', 'null'], enum: [...SOURCE_TYPES, null] },
-    requestType: { type: ['string', 'null'], enum: [...REQUEST_TYPES, null] },
-    id: idsFilter,
-  },
-} as const;
+export const billingCodeListFilterSchema = objectSchema('billingCodeListFilter', [], {
+  q: optionalMediumText,
+  showActiveOnly: showActiveOnlyFilter,
+  sourceDivisionType: { type: ['string', 'null'], enum: [...SOURCE_TYPES, null] },
+  requestType: { type: ['string', 'null'], enum: [...REQUEST_TYPES, null] },
+  id: idsFilter,
+});
 
 export interface BillingCodeRecord {
   id: number;
@@ -215,26 +177,15 @@ export interface BillingCodeRecord {
 /* ---------- Patient tag ---------- */
 
 /** /patient-tags/create (spec 03 §5 Patient tag). */
-export const patientTagSchema = {
-  $id: 'patientTag',
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: {
-    name: mediumText,
-    id: { readOnly: true },
-  },
-} as const;
+export const patientTagSchema = objectSchema('patientTag', ['name'], {
+  name: mediumText,
+  id: { readOnly: true },
+});
 
-export const patientTagListFilterSchema = {
-  $id: 'patientTagListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    q: optionalMediumText,
-    id: idsFilter,
-  },
-} as const;
+export const patientTagListFilterSchema = objectSchema('patientTagListFilter', [], {
+  q: optionalMediumText,
+  id: idsFilter,
+});
 
 export interface PatientTagRecord {
   id: number;

@@ -10,7 +10,7 @@ import {
 } from '../enums';
 import type { FieldError } from '../errors';
 import { PASSWORD_PATTERN } from '../password';
-import { id, mediumText, optionalLargeText, optionalMediumText, phone } from './common';
+import { id, mediumText, optionalLargeText, optionalMediumText, phone, objectSchema } from './common';
 
 /** Users administration (spec 03 §2 /users, §3 User, §4, §5 Invite/edit user, Profile, User search filter). */
 
@@ -95,27 +95,21 @@ export const providerInfoSchema = {
   },
 } as const;
 
-export const userSchema = {
-  $id: 'user',
-  type: 'object',
-  additionalProperties: false,
-  required: ['email', 'phone', 'firstName', 'lastName', 'organizationType', 'userType'],
-  properties: {
-    email: { type: 'string', maxLength: 255, format: 'email' },
-    phone,
-    firstName: mediumText,
-    lastName: mediumText,
-    jobTitle: optionalMediumText,
-    isEnabled: { type: 'boolean', default: true },
-    sendUserUnlockRequeststoThisUser: { type: ['boolean', 'null'], default: false },
-    organizationType: { type: 'string', enum: ORGANIZATION_TYPES },
-    organizationId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-    userType: { type: 'string', enum: USER_TYPES },
-    divisionsIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 500 },
-    providerInfo: providerInfoSchema,
-    ...readOnly,
-  },
-} as const;
+export const userSchema = objectSchema('user', ['email', 'phone', 'firstName', 'lastName', 'organizationType', 'userType'], {
+  email: { type: 'string', maxLength: 255, format: 'email' },
+  phone,
+  firstName: mediumText,
+  lastName: mediumText,
+  jobTitle: optionalMediumText,
+  isEnabled: { type: 'boolean', default: true },
+  sendUserUnlockRequeststoThisUser: { type: ['boolean', 'null'], default: false },
+  organizationType: { type: 'string', enum: ORGANIZATION_TYPES },
+  organizationId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+  userType: { type: 'string', enum: USER_TYPES },
+  divisionsIds: { type: ['array', 'null'], items: id, uniqueItems: true, maxItems: 500 },
+  providerInfo: providerInfoSchema,
+  ...readOnly,
+});
 
 /** Rules of spec 03 §5 Invite/edit user that depend on the organization and user type. */
 export function userRules(d: any): FieldError[] {
@@ -138,48 +132,37 @@ export function userRules(d: any): FieldError[] {
 }
 
 /** GET/PUT /api/user/profile/{id}: the user's own details; the affiliation is read-only there. */
-export const profileSchema = {
-  $id: 'profile',
-  type: 'object',
-  additionalProperties: false,
-  required: ['firstName', 'lastName', 'phone'],
-  properties: {
-    firstName: mediumText,
-    lastName: mediumText,
-    phone,
-    jobTitle: optionalMediumText,
-    email: { readOnly: true },
-    organizationType: { readOnly: true },
-    organizationId: { readOnly: true },
-    userType: { readOnly: true },
-    divisionsIds: { readOnly: true },
-    providerInfo: { readOnly: true },
-    isEnabled: { readOnly: true },
-    sendUserUnlockRequeststoThisUser: { readOnly: true },
-    ...readOnly,
-  },
-} as const;
+export const profileSchema = objectSchema('profile', ['firstName', 'lastName', 'phone'], {
+  firstName: mediumText,
+  lastName: mediumText,
+  phone,
+  jobTitle: optionalMediumText,
+  email: { readOnly: true },
+  organizationType: { readOnly: true },
+  organizationId: { readOnly: true },
+  userType: { readOnly: true },
+  divisionsIds: { readOnly: true },
+  providerInfo: { readOnly: true },
+  isEnabled: { readOnly: true },
+  sendUserUnlockRequeststoThisUser: { readOnly: true },
+  ...readOnly,
+});
 
 /** User search filter (spec 03 §5): GET /api/user. */
-export const userListFilterSchema = {
-  $id: 'userListFilter',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    nameOrEmail: { type: ['string', 'null'], minLength: USER_SEARCH_MIN_CHARS, maxLength: 255 },
-    q: { type: ['string', 'null'], minLength: USER_SEARCH_MIN_CHARS, maxLength: 255 },
-    organizationIds: { type: ['array', 'null'], items: id, maxItems: 500 },
-    organizationTypes: { type: ['array', 'null'], items: { type: 'string', enum: ORGANIZATION_TYPES } },
-    divisionsIds: { type: ['array', 'null'], items: id, maxItems: 500 },
-    userTypes: { type: ['array', 'null'], items: { type: 'string', enum: USER_TYPES } },
-    userType: { type: ['string', 'null'], enum: [...USER_TYPES, null] },
-    status: { type: ['string', 'null'], enum: ['enabledOnly', 'lockedOnly', 'notActivatedOnly', null] },
-    enabledOnly: { type: ['boolean', 'null'] },
-    lockedOnly: { type: ['boolean', 'null'] },
-    notActivatedOnly: { type: ['boolean', 'null'] },
-    id: { type: ['array', 'null'], items: id, maxItems: 1000 },
-  },
-} as const;
+export const userListFilterSchema = objectSchema('userListFilter', [], {
+  nameOrEmail: { type: ['string', 'null'], minLength: USER_SEARCH_MIN_CHARS, maxLength: 255 },
+  q: { type: ['string', 'null'], minLength: USER_SEARCH_MIN_CHARS, maxLength: 255 },
+  organizationIds: { type: ['array', 'null'], items: id, maxItems: 500 },
+  organizationTypes: { type: ['array', 'null'], items: { type: 'string', enum: ORGANIZATION_TYPES } },
+  divisionsIds: { type: ['array', 'null'], items: id, maxItems: 500 },
+  userTypes: { type: ['array', 'null'], items: { type: 'string', enum: USER_TYPES } },
+  userType: { type: ['string', 'null'], enum: [...USER_TYPES, null] },
+  status: { type: ['string', 'null'], enum: ['enabledOnly', 'lockedOnly', 'notActivatedOnly', null] },
+  enabledOnly: { type: ['boolean', 'null'] },
+  lockedOnly: { type: ['boolean', 'null'] },
+  notActivatedOnly: { type: ['boolean', 'null'] },
+  id: { type: ['array', 'null'], items: id, maxItems: 1000 },
+});
 
 /** Bulk actions and unlock: the body is a list of user ids. */
 export const userIdsSchema = {
@@ -194,16 +177,10 @@ export const userIdsSchema = {
 const password = { type: 'string', minLength: 8, maxLength: PASSWORD_MAX, pattern: PASSWORD_PATTERN } as const;
 
 /** The set-password and reset-password pages of an e-mailed link. */
-export const setPasswordSchema = {
-  $id: 'setPassword',
-  type: 'object',
-  additionalProperties: false,
-  required: ['newPassword', 'confirmPassword'],
-  properties: {
-    newPassword: password,
-    confirmPassword: { type: 'string', maxLength: PASSWORD_MAX },
-  },
-} as const;
+export const setPasswordSchema = objectSchema('setPassword', ['newPassword', 'confirmPassword'], {
+  newPassword: password,
+  confirmPassword: { type: 'string', maxLength: PASSWORD_MAX },
+});
 
 export function setPasswordRules(d: any): FieldError[] {
   return d.newPassword && d.confirmPassword !== d.newPassword
@@ -324,17 +301,11 @@ export function smsHoursLimit(role: UserType | string): number {
   return 0;
 }
 
-export const smsNotificationsStartSchema = {
-  $id: 'smsNotificationsStart',
-  type: 'object',
-  additionalProperties: false,
-  required: ['phone', 'type'],
-  properties: {
-    phone,
-    type: { type: 'string', enum: SMS_RECEIVE_TYPES },
-    receiveNextNHours: { type: ['integer', 'null'], minimum: 1, maximum: Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER) },
-  },
-} as const;
+export const smsNotificationsStartSchema = objectSchema('smsNotificationsStart', ['phone', 'type'], {
+  phone,
+  type: { type: 'string', enum: SMS_RECEIVE_TYPES },
+  receiveNextNHours: { type: ['integer', 'null'], minimum: 1, maximum: Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER) },
+});
 
 /** receiveNextNHours is required for a timed window and at most the role's limit (pass the role when known). */
 export function smsNotificationsStartRules(d: any, role?: UserType | string): FieldError[] {
