@@ -1,20 +1,17 @@
 import { Controller, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
 import { CodedError, AT_LEAST_ONE_CHECKBOX_MESSAGE, ErrorCode, caseReference, normalizeInput, validate, type AppAbility, type UserContext } from '@crisis/forms';
 import { CurrentAbility, CurrentUser } from '../auth/current-user.decorator';
 import { AuditService } from '../audit/audit.service';
 import { invalid } from '../common/coded-error';
-import { requestContext } from '../common/request-context';
+import { CSV_TYPE, ExportRoute, PDF_TYPE, parseTimeZone } from '../common/export-route';
+import { auditedExport } from '../audit/audited-read';
 import { CasesService } from '../cases/cases.service';
 import { CaseExportsService, type PdfExportOptions } from './case-exports.service';
-import { isTimeZone } from './pdf-layout';
 import { queryValue } from '../common/list-query';
-import { Route } from '../common/route';
 import { ScopedCase, type CaseRef } from '../auth/scoped-case';
-
-const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
 
 /** 'true'/'1' → true, 'false'/'0'/'' → false; anything else is left for the schema to refuse. */
 function queryBoolean(raw: unknown): unknown {
@@ -29,12 +26,6 @@ function queryIds(raw: unknown): unknown {
   if (raw === undefined) return undefined;
   const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
   return parts.map((s) => (/^\d{1,10}$/.test(s) ? Number(s) : s));
-}
-
-function parseTimeZone(raw: unknown): string {
-  const tz = String(queryValue(raw) ?? 'UTC') || 'UTC';
-  if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
-  return tz;
 }
 
 /** Parses the export options of GET /{id}/pdf with the casePdfExport schema (forms/). */
@@ -72,43 +63,29 @@ export class CaseExportsController {
     private readonly audit: AuditService,
   ) {}
 
-  private async audited(
+  /** An export of the case, audited as Case.Export.<kind> with the case, its patient and facility. */
+  private audited(
     kind: string,
     req: FastifyRequest,
     user: UserContext,
     caseId: number,
     extra: Record<string, unknown>,
     produce: () => Promise<{ stream: Readable; patientId: number; facilityId: number }>,
-    file: { name: string; type: string },
+    suffix: string,
   ): Promise<StreamableFile> {
-    const ctx = requestContext.getStore();
-    const base = {
-      mainAction: `Case.Export.${kind}`,
-      kind: 'Read',
-      user,
-      method: 'GET',
-      path: req.url.split('?')[0],
-      correlationId: ctx?.correlationId,
-    };
-    try {
+    const read = { action: `Case.Export.${kind}`, req, user, values: { caseId, ...extra } };
+    const file = { name: `case-${caseReference(caseId).slice(1)}${suffix}`, type: suffix.endsWith('.csv') ? CSV_TYPE : PDF_TYPE };
+    return auditedExport(this.audit, read, async () => {
       const { stream, patientId, facilityId } = await produce();
-      await this.audit.record({ ...base, success: true, statusCode: 200, values: { caseId, patientId, facilityId, ...extra }, facilityId });
-      return new StreamableFile(stream, { type: file.type, disposition: `attachment; filename="${file.name}"` });
-    } catch (err) {
-      const status = err instanceof CodedError ? err.status : 500;
-      await this.audit.record({ ...base, success: false, statusCode: status, values: { caseId, ...extra } }).catch(() => undefined);
-      throw err;
-    }
+      return { stream, facilityId, values: { patientId, facilityId } };
+    }, file);
   }
 
-  @Route('GET', ':id/pdf', 'read', 'Case')
+  @ExportRoute(':id/pdf', 'read', 'Case', PDF_TYPE, 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended')
   @ApiQuery({ name: 'includeEvaluations', required: false, type: Boolean })
   @ApiQuery({ name: 'includeCaseNotes', required: false, type: Boolean })
   @ApiQuery({ name: 'includePatientFiles', required: false, type: Boolean })
   @ApiQuery({ name: 'fileIds', required: false, description: 'Patient file ids to append (repeated or comma separated); all visible files when absent' })
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended' })
   @ApiBadRequestResponse({ description: "INV 'Please check at least one checkbox' when nothing is ticked; INV fileIds for files not of this case" })
   @ApiForbiddenResponse({ description: 'FRBD: case out of scope, or patient files without read PatientFile' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
@@ -126,58 +103,34 @@ export class CaseExportsController {
       }, timeZone);
       if ('unknownFiles' in r) throw invalid([{ field: 'fileIds', key: 'unknown', message: 'Unknown patient file' }]);
       return r;
-    }, { name: `case-${caseReference(caseId).slice(1)}.pdf`, type: 'application/pdf' });
+    }, '.pdf');
   }
 
-  @Route('GET', ':id/summary/pdf', 'access', 'SummaryPdf')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment case-<000123>-summary.pdf: one page with patient, dates, source, status history, recommendation, outcome' })
+  @ExportRoute(':id/summary/pdf', 'access', 'SummaryPdf', PDF_TYPE, 'PDF attachment case-<000123>-summary.pdf: one page with patient, dates, source, status history, recommendation, outcome')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async summaryPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    return this.audited('SummaryPdf', req, user, caseId, {}, () => this.exports.summaryPdf(user, caseId, timeZone), {
-      name: `case-${caseReference(caseId).slice(1)}-summary.pdf`,
-      type: 'application/pdf',
-    });
+    return this.audited('SummaryPdf', req, user, caseId, {}, () => this.exports.summaryPdf(user, caseId, timeZone), '-summary.pdf');
   }
 
-  @Route('GET', ':id/notes/pdf', 'read', 'CaseNote')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment case-<000123>-notes.pdf: the case notes the user may read, with author and time' })
+  @ExportRoute(':id/notes/pdf', 'read', 'CaseNote', PDF_TYPE, 'PDF attachment case-<000123>-notes.pdf: the case notes the user may read, with author and time')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async notesPdf(@CurrentUser() user: UserContext, @CurrentAbility() ability: AppAbility, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    return this.audited('NotesPdf', req, user, caseId, {}, () => this.exports.notesPdf(user, caseId, ability.can('read', 'HiddenCaseNote'), timeZone), {
-      name: `case-${caseReference(caseId).slice(1)}-notes.pdf`,
-      type: 'application/pdf',
-    });
+    return this.audited('NotesPdf', req, user, caseId, {}, () => this.exports.notesPdf(user, caseId, ability.can('read', 'HiddenCaseNote'), timeZone), '-notes.pdf');
   }
 
-  @Route('GET', ':id/activity/report/pdf', 'read', 'Case')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities' })
+  @ExportRoute(':id/activity/report/pdf', 'read', 'Case', PDF_TYPE, 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async activityPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    return this.audited('ActivityReportPdf', req, user, caseId, {}, () => this.exports.activityReportPdf(user, caseId, timeZone), {
-      name: `case-${caseReference(caseId).slice(1)}-activity.pdf`,
-      type: 'application/pdf',
-    });
+    return this.audited('ActivityReportPdf', req, user, caseId, {}, () => this.exports.activityReportPdf(user, caseId, timeZone), '-activity.pdf');
   }
 
-  @Route('GET', ':id/activity/report/csv', 'read', 'Case')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)' })
+  @ExportRoute(':id/activity/report/csv', 'read', 'Case', CSV_TYPE, 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async activityCsv(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
-    return this.audited('ActivityReportCsv', req, user, caseId, {}, () => this.exports.activityReportCsv(user, caseId, timeZone), {
-      name: `case-${caseReference(caseId).slice(1)}-activity.csv`,
-      type: 'text/csv; charset=utf-8',
-    });
+    return this.audited('ActivityReportCsv', req, user, caseId, {}, () => this.exports.activityReportCsv(user, caseId, timeZone), '-activity.csv');
   }
 }

@@ -15,7 +15,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { FILE_STORAGE, type FileStorage } from '../files/storage';
+import { FILE_STORAGE, sendStored, type FileStorage } from '../files/storage';
 import { CasesService } from '../cases/cases.service';
 import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
 import { sniffImage } from '../users/avatar.controller';
@@ -37,6 +37,7 @@ const LIST = { description: '{ caseId, uninsured, status (Uninsured | NotProvide
 /** Insurances of a case (spec 01 §7 /api/cases/{id}/insurances). */
 @ApiTags('insurances')
 @Controller('api/cases/:id/insurances')
+@ApiParam({ name: 'id', type: Number })
 export class CaseInsuranceController {
   constructor(
     private readonly cases: CasesService,
@@ -45,21 +46,18 @@ export class CaseInsuranceController {
   ) {}
 
   @Route('GET', '', 'read', 'CaseInsurance')
-  @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse(LIST)
   async list(@ScopedCase() { id: caseId }: CaseRef) {
     return this.insurances.list(caseId);
   }
 
   @Route('GET', 'payers', 'read', 'CaseInsurance')
-  @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: "Payers the insurance form offers: active ones, plus inactive ones this case's insurances still use" })
   async payers(@ScopedCase() { id: caseId }: CaseRef) {
     return this.insurances.payerChoices(caseId);
   }
 
   @Route('PUT', '', 'update', 'CaseInsurance', 'CaseInsurance.ReplaceAll')
-  @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceList')
   @ApiOkResponse(LIST)
   @ApiConflictResponse({ description: ErrorCode.CaseIsClosed })
@@ -69,7 +67,6 @@ export class CaseInsuranceController {
 
   @Route('POST', '', 'update', 'CaseInsurance', 'CaseInsurance.Add')
   @HttpCode(200)
-  @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The new insurance (last in the order)' })
   @ApiConflictResponse({ description: 'INV.MAX.INSURANCES (a 4th insurance), INV.CASE.IS.CLOSED' })
@@ -78,7 +75,6 @@ export class CaseInsuranceController {
   }
 
   @Route('PUT', 'uninsured', 'update', 'CaseUninsured', 'CaseInsurance.SetUninsured')
-  @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceUninsured')
   @ApiOkResponse(LIST)
   async uninsured(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceUninsured')) body: InsuranceUninsuredInput) {
@@ -86,7 +82,6 @@ export class CaseInsuranceController {
   }
 
   @Route('PUT', 'order', 'update', 'CaseInsurance', 'CaseInsurance.Reorder')
-  @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insuranceOrder')
   @ApiOkResponse(LIST)
   async order(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceOrder')) body: InsuranceOrderInput) {
@@ -94,7 +89,6 @@ export class CaseInsuranceController {
   }
 
   @Route('PUT', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Update')
-  @ApiParam({ name: 'id', type: Number })
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The saved insurance' })
   async update(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number, @Body(schema('insurance')) body: InsuranceInput) {
@@ -102,14 +96,12 @@ export class CaseInsuranceController {
   }
 
   @Route('DELETE', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Delete')
-  @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse(LIST)
   async remove(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
     return this.insurances.remove(caseId, insuranceId);
   }
 
   @Route('PUT', ':insuranceId/verify', 'update', 'CaseInsurance', 'CaseInsurance.ToggleVerified')
-  @ApiParam({ name: 'id', type: Number })
   @ApiOkResponse({ description: 'The insurance, verified toggled (Unverified ⇄ Verified)' })
   async verify(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
     return this.insurances.toggleVerified(caseId, insuranceId);
@@ -117,7 +109,6 @@ export class CaseInsuranceController {
 
   @Route('POST', ':insuranceId/images/:side', 'update', 'CaseInsurance', 'CaseInsurance.StoreCardImage')
   @HttpCode(200)
-  @ApiParam({ name: 'id', type: Number })
   @ApiParam({ name: 'side', enum: ['front', 'back'] })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
@@ -150,7 +141,6 @@ export class CaseInsuranceController {
   }
 
   @Route('GET', ':insuranceId/images/:side', 'read', 'CaseInsurance')
-  @ApiParam({ name: 'id', type: Number })
   @ApiParam({ name: 'side', enum: ['front', 'back'] })
   @ApiOkResponse({ description: 'The card image (image/jpeg or image/png)' })
   @ApiNotFoundResponse({ description: 'NTFND: no such insurance or no image on that side' })
@@ -166,11 +156,6 @@ export class CaseInsuranceController {
     const file = await this.storage.get(INSURANCE_CARD_AREA, key);
     if (!file) throw notFound();
     const ext = key.split('.').pop() as keyof typeof CONTENT_TYPES;
-    return reply
-      .header('Content-Type', CONTENT_TYPES[ext])
-      .header('Content-Length', String(file.size))
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(file.stream);
+    return sendStored(reply, file, CONTENT_TYPES[ext]);
   }
 }

@@ -35,7 +35,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { invalid } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { FILE_STORAGE, type FileStorage } from '../files/storage';
+import { FILE_STORAGE, sendStored, type FileStorage } from '../files/storage';
 import { fileError, peekUpload, storeUpload } from '../files/upload';
 import { CaseRecordsService } from './case-records.service';
 import { Route } from '../common/route';
@@ -51,6 +51,7 @@ const ID = { name: 'id', type: Number, description: 'Case id' } as const;
  */
 @ApiTags('case-records')
 @Controller('api/cases/:id')
+@ApiParam(ID)
 export class CaseRecordsController {
   constructor(
     private readonly records: CaseRecordsService,
@@ -60,14 +61,12 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- vitals
 
   @Route('GET', 'vitals', 'read', 'Vitals')
-  @ApiParam(ID)
   @ApiOkResponse({ description: 'Vitals newest first; oxygenSaturation in percent' })
   vitals(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.vitals(user, id);
   }
 
   @Route('POST', 'vitals', 'create', 'Vitals', 'Case.AddVitals')
-  @ApiParam(ID)
   @ApiSchemaBody('vitals')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -78,14 +77,12 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- progress notes
 
   @Route('GET', 'progress-notes', 'read', 'ProgressNote')
-  @ApiParam(ID)
   @ApiOkResponse({ description: 'Progress notes newest first' })
   progressNotes(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.progressNotes(user, id);
   }
 
   @Route('POST', 'progress-notes', 'create', 'ProgressNote', 'Case.AddProgressNote')
-  @ApiParam(ID)
   @ApiSchemaBody('progressNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -96,14 +93,12 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- case notes
 
   @Route('GET', 'notes', 'read', 'CaseNote')
-  @ApiParam(ID)
   @ApiOkResponse({ description: 'Case notes newest first (hidden ones for ITP staff only), each with canEdit and canHide for this user' })
   notes(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.caseNotes(user, id);
   }
 
   @Route('POST', 'notes', 'create', 'CaseNote', 'Case.AddNote')
-  @ApiParam(ID)
   @ApiSchemaBody('caseNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -112,7 +107,6 @@ export class CaseRecordsController {
   }
 
   @Route('PUT', 'notes/:noteId', 'update', 'CaseNote', 'Case.UpdateNote')
-  @ApiParam(ID)
   @ApiSchemaBody('caseNote')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -126,7 +120,6 @@ export class CaseRecordsController {
   }
 
   @Route('DELETE', 'notes/:noteId', 'delete', 'CaseNote', 'Case.RemoveNote')
-  @ApiParam(ID)
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
   removeNote(@CurrentUser() user: UserContext, @IdParam() id: number, @IdParam('noteId') noteId: number) {
@@ -135,7 +128,6 @@ export class CaseRecordsController {
 
   @Route('POST', 'notes/:noteId', 'update', 'HiddenCaseNote', 'Case.SetNoteHidden')
   @HttpCode(200)
-  @ApiParam(ID)
   @ApiSchemaBody('caseNoteHidden')
   @ApiOkResponse({ description: '{ id, hidden }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -151,14 +143,12 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- patient files
 
   @Route('GET', 'files', 'read', 'PatientFile')
-  @ApiParam(ID)
   @ApiOkResponse({ description: 'Patient files newest first (hidden ones for ITP staff only)' })
   files(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.files(user, id);
   }
 
   @Route('POST', 'files', 'create', 'PatientFile', 'Case.UploadPatientFile')
-  @ApiParam(ID)
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -211,7 +201,6 @@ export class CaseRecordsController {
   }
 
   @Route('GET', 'files/:fileId', 'read', 'PatientFile')
-  @ApiParam(ID)
   @ApiOkResponse({ description: 'The PDF (attachment)' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async download(@CurrentUser() user: UserContext, @IdParam() caseId: number, @IdParam('fileId') fileId: number, @Res() reply: FastifyReply) {
@@ -220,17 +209,11 @@ export class CaseRecordsController {
     const stored = await this.storage.get(AREA, f.storageKey);
     if (!stored) throw new CodedError(ErrorCode.NotFound);
     const name = f.fileName.replace(/["\\\r\n]/g, '_');
-    return reply
-      .header('Content-Type', 'application/pdf')
-      .header('Content-Length', String(stored.size))
-      .header('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(stored.stream);
+    reply.header('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.fileName)}`);
+    return sendStored(reply, stored, 'application/pdf');
   }
 
   @Route('PUT', 'files/:fileId', 'create', 'PatientFile', 'Case.UpdatePatientFile')
-  @ApiParam(ID)
   @ApiSchemaBody('patientFileMeta')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -245,7 +228,6 @@ export class CaseRecordsController {
 
   @Route('POST', 'files/:fileId/hidden', 'update', 'HiddenPatientFile', 'Case.SetPatientFileHidden')
   @HttpCode(200)
-  @ApiParam(ID)
   @ApiSchemaBody('caseNoteHidden')
   @ApiOkResponse({ description: '{ id, hidden }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -261,14 +243,12 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- tags, out of state, feedback
 
   @Route('GET', 'tags', 'read', 'Case')
-  @ApiParam(ID)
   @ApiOkResponse({ description: "{ tags, available }: the case's tags and every patient tag" })
   tags(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.tags(user, id);
   }
 
   @Route('PUT', 'tags', 'update', 'CaseTag', 'Case.SetTags')
-  @ApiParam(ID)
   @ApiSchemaBody('caseTags')
   @ApiOkResponse({ description: '{ tags, available }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -277,7 +257,6 @@ export class CaseRecordsController {
   }
 
   @Route('PUT', 'include-out-of-state', 'update', 'CaseStatus', 'Case.IncludeOutOfState')
-  @ApiParam(ID)
   @ApiSchemaBody('caseIncludeOutOfState')
   @ApiOkResponse({ description: '{ includeOutOfStateFacilities }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -290,7 +269,6 @@ export class CaseRecordsController {
   }
 
   @Route('GET', 'feedback', 'create', 'CaseFeedback')
-  @ApiParam(ID)
   @ApiOkResponse({ description: "The user's own feedback on the case, or null" })
   feedback(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.feedback(user, id);
@@ -298,7 +276,6 @@ export class CaseRecordsController {
 
   @Route('POST', 'feedback', 'create', 'CaseFeedback', 'Case.Feedback')
   @HttpCode(200)
-  @ApiParam(ID)
   @ApiSchemaBody('caseFeedback')
   @ApiOkResponse({ description: '{ id, created }: a second feedback by the same user updates the first' })
   @ApiConflictResponse({ description: 'INV.CASE.NOT.CLOSED: feedback is given on closed cases only' })

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -11,17 +11,19 @@ import {
   type CaseStatusChangeInput,
   type UserContext,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
-import { contentRange, queryValue } from '../common/list-query';
+import { IdParam } from '../common/id-param';
+import { queryValue } from '../common/list-query';
+import { ListRoute, sendPage } from '../common/list-route';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { ApiListQuery } from '../facilities/facilities.controller';
+import { Route } from '../common/route';
 import { checkFilter, parseCheckedList, parseId } from '../facilities/list-params';
 import { CaseCommandsService } from './case-commands.service';
+import { CommandRoute } from './command-route';
 import { CASE_SORTABLE, defaultCaseSort, listCases, type CaseListFilter } from './case-list.query';
 import { CasesService } from './cases.service';
 import { InjectConnection } from '@nestjs/sequelize';
@@ -39,7 +41,6 @@ const CASE_STATE = {
 const COMMAND_ERRORS =
   'INV.CASE.STATUS.CHANGED (someone changed the case first), INV.CASE.IS.CLOSED, INV.CASE.HAS.ACTIVE.REQUEST, INV (transition not allowed, or `fields`)';
 
-
 /** Cases (spec 01 §7 /api/cases): creation, lists, the case page and its lifecycle commands. */
 @ApiTags('cases')
 @Controller('api/cases')
@@ -50,10 +51,11 @@ export class CasesController {
     @InjectConnection() private readonly sequelize: Sequelize,
   ) {}
 
-  @Get()
-  @CheckAbility('read', 'Case')
-  @ApiListQuery(CASE_SORTABLE, 'status[], mainRecommendation[], search, except[], onlyWaitingForConfirmation, providerCases, showAll, activeForHours')
-  @ApiOkResponse({ description: "Open cases in the user's scope with the columns of the role's table; total in Content-Range" })
+  @ListRoute('read', 'Case', {
+    sortable: CASE_SORTABLE,
+    filter: 'status[], mainRecommendation[], search, except[], onlyWaitingForConfirmation, providerCases, showAll, activeForHours',
+    description: "Open cases in the user's scope with the columns of the role's table; total in Content-Range",
+  })
   async list(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const rawFilter = typeof query.filter === 'string' ? safeJson(query.filter) : {};
     const q = parseCheckedList<CaseListFilter>(query, {
@@ -61,13 +63,10 @@ export class CasesController {
       defaultSort: defaultCaseSort(user, (rawFilter ?? {}) as CaseListFilter),
       schema: 'caseListFilter',
     });
-    const { rows, total } = await listCases(this.sequelize, user, q);
-    reply.header('Content-Range', contentRange('cases', q.offset, rows.length, total));
-    return rows;
+    return sendPage(reply, 'cases', q, await listCases(this.sequelize, user, q));
   }
 
-  @Get('search-patient')
-  @CheckAbility('create', 'Case')
+  @Route('GET', 'search-patient', 'create', 'Case')
   @ApiQuery({ name: 'firstName', required: true })
   @ApiQuery({ name: 'lastName', required: true })
   @ApiQuery({ name: 'dateOfBirth', required: true, description: 'YYYY-MM-DD' })
@@ -80,8 +79,7 @@ export class CasesController {
     return this.cases.searchPatients(input);
   }
 
-  @Get('providers')
-  @CheckAbility('create', 'Case')
+  @Route('GET', 'providers', 'create', 'Case')
   @ApiQuery({ name: 'divisionId', required: true })
   @ApiQuery({ name: 'dateOfBirth', required: false, description: "the patient's, YYYY-MM-DD: only providers accepting that age" })
   @ApiOkResponse({ description: 'Active credentialed providers of the division accepting the patient' })
@@ -91,9 +89,7 @@ export class CasesController {
     return this.cases.providersFor(parseId(queryValue(divisionId)), date);
   }
 
-  @Post()
-  @CheckAbility('create', 'Case')
-  @AuditAction('Case.Create')
+  @Route('POST', '', 'create', 'Case', 'Case.Create')
   @ApiSchemaBody('caseCreate')
   @ApiOkResponse({ description: 'The new case: { id, requestId, status }' })
   @ApiConflictResponse({ description: 'INV.PATIENT.HAS.ACTIVE.CASE (payload caseId): the patient already has a case that is not closed' })
@@ -104,13 +100,10 @@ export class CasesController {
     return created;
   }
 
-  @Get(':id')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id', 'read', 'Case')
   @ApiOkResponse({ description: 'The case page payload (spec 01 §3 Case) with its requests and the statuses the selector offers' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  async get(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
+  async get(@CurrentUser() user: UserContext, @IdParam() caseId: number) {
     const page = await this.cases.details(user, caseId);
     // The provider opening a case sent to him starts reviewing it (spec 01 §4): a move the server owes him.
     const sent = user.role === UserType.ItpProvider && page.requests.find((r: { status: string; evaluationProviderId?: number | null }) =>
@@ -120,177 +113,94 @@ export class CasesController {
     return this.cases.details(user, caseId);
   }
 
-  @Get(':id/state-transitions')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/state-transitions', 'read', 'Case')
   @ApiOkResponse({ description: 'Statuses the status selector offers from the current one' })
-  async stateTransitions(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const d = await this.cases.details(user, parseId(id));
+  async stateTransitions(@CurrentUser() user: UserContext, @IdParam() caseId: number) {
+    const d = await this.cases.details(user, caseId);
     return d.allowedStatuses;
   }
 
-  @Put(':id/status')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.ChangeStatus')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('PUT', ':id/status', 'update', 'CaseStatus', 'Case.ChangeStatus', "The case's new state", CASE_STATE)
   @ApiSchemaBody('caseStatusChange')
-  @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
   @ApiConflictResponse({ description: COMMAND_ERRORS })
-  async changeStatus(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseStatusChange')) body: CaseStatusChangeInput & Record<string, any>) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
-    return this.commands.run(user, caseId, {
-      kind: 'changeStatus',
-      status: body.status,
-      note: body.note ?? null,
-      mainRecommendation: body.mainRecommendation ?? null,
-      criteria: body.criteria ?? null,
-      includeOutOfStateFacilities: body.includeOutOfStateFacilities ?? null,
-      expectedStatus: body.expectedStatus ?? null,
-    });
+  async changeStatus(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseStatusChange')) body: CaseStatusChangeInput & Record<string, any>) {
+    const optional = orNull(body, 'note', 'mainRecommendation', 'criteria', 'includeOutOfStateFacilities', 'expectedStatus');
+    return this.commands.run(user, caseId, { kind: 'changeStatus', status: body.status, ...optional });
   }
 
-  @Put(':id/close')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.Close')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('PUT', ':id/close', 'update', 'CaseStatus', 'Case.Close', "The case's new state", CASE_STATE)
   @ApiSchemaBody('caseClose')
-  @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
   @ApiConflictResponse({ description: `${COMMAND_ERRORS}; INV.CASE.HAS.ACTIVE.REQUEST while the latest request is active` })
-  async close(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseClose')) body: CaseCloseInput & Record<string, any>) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
-    return this.commands.run(user, caseId, {
-      kind: 'close',
-      outcomeRequired: body.outcomeRequired,
-      caseOutcomeType: body.caseOutcomeType ?? null,
-      note: body.note ?? null,
-      referringDivisionId: body.referringDivisionId ?? null,
-      expectedStatus: body.expectedStatus ?? null,
-    });
+  async close(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseClose')) body: CaseCloseInput & Record<string, any>) {
+    const optional = orNull(body, 'caseOutcomeType', 'note', 'referringDivisionId', 'expectedStatus');
+    return this.commands.run(user, caseId, { kind: 'close', outcomeRequired: body.outcomeRequired, ...optional });
   }
 
-  @Put(':id/change-outcome')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.ChangeOutcome')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('PUT', ':id/change-outcome', 'update', 'CaseStatus', 'Case.ChangeOutcome', "The case's state", CASE_STATE)
   @ApiSchemaBody('caseChangeOutcome')
-  @ApiOkResponse({ description: "The case's state", schema: CASE_STATE })
-  async changeOutcome(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('caseChangeOutcome')) body: CaseChangeOutcomeInput & Record<string, any>) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
-    return this.commands.run(user, caseId, {
-      kind: 'changeOutcome',
-      caseOutcomeType: body.caseOutcomeType ?? null,
-      note: body.note ?? null,
-      referringDivisionId: body.referringDivisionId ?? null,
-    });
+  async changeOutcome(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseChangeOutcome')) body: CaseChangeOutcomeInput & Record<string, any>) {
+    return this.commands.run(user, caseId, { kind: 'changeOutcome', ...orNull(body, 'caseOutcomeType', 'note', 'referringDivisionId') });
   }
 
-  @Put(':id/resume')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.Resume')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: 'Back to statusToResume', schema: CASE_STATE })
+  @CommandRoute('PUT', ':id/resume', 'update', 'CaseStatus', 'Case.Resume', 'Back to statusToResume', CASE_STATE)
   @ApiConflictResponse({ description: ErrorCode.CaseNothingToResume })
-  async resume(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async resume(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
     return this.commands.run(user, caseId, { kind: 'resume' });
   }
 
-  @Put(':id/undo')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.UndoStatusChange')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: 'The last manual status change undone', schema: CASE_STATE })
+  @CommandRoute('PUT', ':id/undo', 'update', 'CaseStatus', 'Case.UndoStatusChange', 'The last manual status change undone', CASE_STATE)
   @ApiConflictResponse({ description: ErrorCode.CaseNothingToUndo })
-  async undo(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async undo(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
     return this.commands.run(user, caseId, { kind: 'undo' });
   }
 
-  @Get(':id/reopen-status')
-  @CheckAbility('update', 'CaseStatus')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/reopen-status', 'update', 'CaseStatus')
   @ApiOkResponse({ description: '{ statusToReopen, activeCaseId }: activeCaseId set when the patient has another active case' })
-  async reopenStatus(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async reopenStatus(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.reopenStatus(caseId);
   }
 
-  @Post(':id/reopen')
+  @CommandRoute('POST', ':id/reopen', 'update', 'CaseStatus', 'Case.Reopen', "The case's new state", CASE_STATE)
   @HttpCode(200)
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.Reopen')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: "The case's new state", schema: CASE_STATE })
   @ApiConflictResponse({ description: 'INV.PATIENT.HAS.ACTIVE.CASE (payload caseId)' })
-  async reopen(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async reopen(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
     return this.commands.run(user, caseId, { kind: 'reopen' });
   }
 
-  @Put(':id/remove-from-accepted')
-  @CheckAbility('update', 'CaseStatus')
-  @AuditAction('Case.RemoveFromAccepted')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: "The case's state", schema: CASE_STATE })
-  async removeFromAccepted(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  @CommandRoute('PUT', ':id/remove-from-accepted', 'update', 'CaseStatus', 'Case.RemoveFromAccepted', "The case's state", CASE_STATE)
+  async removeFromAccepted(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
     return this.commands.run(user, caseId, { kind: 'removeFromAccepted' });
   }
 
-  @Get(':id/accepted-facilities')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/accepted-facilities', 'read', 'Case')
   @ApiOkResponse({ description: 'Referring divisions that accepted the patient: divisionId, divisionName, facilityId, facilityName, acceptedAt' })
-  async acceptedFacilities(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async acceptedFacilities(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.acceptedFacilities(caseId);
   }
 
-  @Get('inpatient-divisions/:id')
-  @CheckAbility('read', 'Request')
+  @Route('GET', 'inpatient-divisions/:id', 'read', 'Request')
   @ApiParam({ name: 'id', type: Number, description: 'the case id' })
   @ApiOkResponse({ description: 'Active mental-health inpatient divisions nearest the source facility, with proximityMiles' })
-  async inpatientDivisions(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async inpatientDivisions(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.inpatientDivisionsNear(caseId);
   }
 
-  @Get(':id/activity')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/activity', 'read', 'Case')
   @ApiOkResponse({ description: 'Case activity rows, oldest first' })
-  async activity(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async activity(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.activity(caseId);
   }
 
-  @Get(':id/activity/report')
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/activity/report', 'read', 'Case')
   @ApiOkResponse({ description: 'Total case time and, per status group, its activities and total' })
-  async activityReport(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async activityReport(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.activityReport(caseId);
   }
+}
+
+/** The optional fields of a command body: each one's value, or null when absent. */
+function orNull<B extends object, K extends keyof B & string>(body: B, ...keys: K[]): { [P in K]: NonNullable<B[P]> | null } {
+  return Object.fromEntries(keys.map((k) => [k, body[k] ?? null])) as { [P in K]: NonNullable<B[P]> | null };
 }
 
 function safeJson(raw: string): unknown {

@@ -170,11 +170,7 @@ export class CasesService {
         status,
         sourceFacilityId: division.facility_id,
         sourceDivisionId: division.id,
-        attendingProvider: input.attendingProvider ?? null,
-        rnCaringForPatient: input.rnCaringForPatient ?? null,
-        contactPhoneNumber: input.contactPhoneNumber,
-        notificationSendingMethod: input.notificationSendingMethod,
-        isInvoluntary: input.isInvoluntary ?? false,
+        ...sourceDetails(input),
         uninsured: input.uninsured ?? false,
         patientEpicId: input.patientEpicId ?? null,
         encounterIdentifier: input.encounterIdentifier ?? null,
@@ -507,6 +503,17 @@ function patientValues(p: PatientInput): unknown[] {
     p.outpatientProviderName ?? null,
     p.outpatientProviderPhone ?? null,
   ];
+}
+
+/** The source details of a case as entered on the new-case form and the source-details dialog (spec 01 §3 Case). */
+export function sourceDetails(input: Pick<CaseCreateInput, 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary'>) {
+  return {
+    attendingProvider: input.attendingProvider ?? null,
+    rnCaringForPatient: input.rnCaringForPatient ?? null,
+    contactPhoneNumber: input.contactPhoneNumber,
+    notificationSendingMethod: input.notificationSendingMethod,
+    isInvoluntary: input.isInvoluntary ?? false,
+  };
 }
 
 export const caseNotFound = () => new CodedError(ErrorCode.NotFound);

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Injectable } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
@@ -10,15 +10,16 @@ import {
   type RequestType,
   type UserContext,
 } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction, AuditAfterCommand } from '../audit/audit.interceptor';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { parseId } from '../facilities/list-params';
+import { IdParam } from '../common/id-param';
+import { Route } from '../common/route';
 import { select } from '../reference/reference-sql';
 import { CaseCommandsService } from './case-commands.service';
+import { CommandRoute } from './command-route';
 import { CasesService } from './cases.service';
 
 interface RequestRow {
@@ -32,12 +33,13 @@ interface RequestRow {
 
 const REQUEST_ERRORS = 'INV.CASE.HAS.ACTIVE.REQUEST (payload status), INV.CASE.IS.CLOSED, INV.REQUEST.NOT.EDITABLE, INV.REQUEST.NOT.ACTIVE';
 
-/** Shared look-ups of the two request controllers. */
+/** Shared look-ups of the two request controllers (which inherit its constructor and its injections). */
+@Injectable()
 abstract class RequestRoutes {
   constructor(
     protected readonly cases: CasesService,
     protected readonly commands: CaseCommandsService,
-    protected readonly sequelize: Sequelize,
+    @InjectConnection() protected readonly sequelize: Sequelize,
   ) {}
 
   /** A request whose case the user may open. */
@@ -76,41 +78,22 @@ abstract class RequestRoutes {
 @ApiTags('requests')
 @Controller('api/cases/:id/requests')
 export class CaseRequestsController extends RequestRoutes {
-  constructor(cases: CasesService, commands: CaseCommandsService, @InjectConnection() sequelize: Sequelize) {
-    super(cases, commands, sequelize);
-  }
-
-  @Get()
-  @CheckAbility('read', 'Request')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', '', 'read', 'Request')
   @ApiOkResponse({ description: 'Requests of the case, newest first' })
-  async list(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async list(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.requests(caseId);
   }
 
-  @Get('types')
-  @CheckAbility('create', 'Request')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', 'types', 'create', 'Request')
   @ApiOkResponse({ description: 'Request types this user may create on this case' })
-  async types(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async types(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.availableTypesFor(user, caseId);
   }
 
-  @Post()
-  @CheckAbility('create', 'Request')
-  @AuditAction('Request.Create')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('POST', '', 'create', 'Request', 'Request.Create', "{ state, requestId }: the case's new state and the request's id")
   @ApiSchemaBody('requestCreate')
-  @ApiOkResponse({ description: "{ state, requestId }: the case's new state and the request's id" })
   @ApiConflictResponse({ description: REQUEST_ERRORS })
-  async create(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestCreate')) body: RequestCreateInput) {
-    const caseId = parseId(id);
-    await this.cases.findInScope(user, caseId);
+  async create(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('requestCreate')) body: RequestCreateInput) {
     await this.checkRequestInput(user, caseId, body);
     return this.commands.run(user, caseId, {
       kind: 'createRequest',
@@ -122,23 +105,16 @@ export class CaseRequestsController extends RequestRoutes {
     });
   }
 
-  @Put(':requestId')
-  @CheckAbility('update', 'Request')
-  @AuditAction('Request.Update')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiParam({ name: 'requestId', type: Number })
+  @CommandRoute('PUT', ':requestId', 'update', 'Request', 'Request.Update', "The case's state")
   @ApiSchemaBody('requestUpdate')
-  @ApiOkResponse({ description: "The case's state" })
   @ApiConflictResponse({ description: REQUEST_ERRORS })
   async update(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
-    @Param('requestId') rawRequestId: string,
+    @IdParam() caseId: number,
+    @IdParam('requestId') requestId: number,
     @Body(schema('requestUpdate')) body: RequestCreateInput,
   ) {
-    const caseId = parseId(id);
-    const r = await this.requestInScope(user, parseId(rawRequestId));
+    const r = await this.requestInScope(user, requestId);
     if (r.caseId !== caseId) throw notFound();
     if (!canEditRequest(user.role, r)) throw new CodedError(ErrorCode.RequestNotEditable, { status: r.status }, undefined, 'The request can no longer be edited');
     await this.checkRequestInput(user, caseId, body, r.type);
@@ -158,75 +134,44 @@ export class CaseRequestsController extends RequestRoutes {
 @ApiTags('requests')
 @Controller('api/requests')
 export class RequestsController extends RequestRoutes {
-  constructor(cases: CasesService, commands: CaseCommandsService, @InjectConnection() sequelize: Sequelize) {
-    super(cases, commands, sequelize);
-  }
-
-  @Get(':id/info')
-  @CheckAbility('read', 'Request')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/info', 'read', 'Request')
   @ApiOkResponse({ description: 'The request with its provider' })
-  async info(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const r = await this.requestInScope(user, parseId(id));
+  async info(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    const r = await this.requestInScope(user, id);
     return (await this.cases.requests(r.caseId)).find((x) => x.id === r.id);
   }
 
-  @Put(':id/cancel')
-  @CheckAbility('update', 'Request')
-  @AuditAction('Request.Cancel')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('PUT', ':id/cancel', 'update', 'Request', 'Request.Cancel', "The case's state")
   @ApiSchemaBody('requestReason')
-  @ApiOkResponse({ description: "The case's state" })
   @ApiConflictResponse({ description: ErrorCode.RequestNotActive })
-  async cancel(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestReason')) body: { reason: string }) {
-    const r = await this.requestInScope(user, parseId(id));
+  async cancel(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('requestReason')) body: { reason: string }) {
+    const r = await this.requestInScope(user, id);
     if (!canCancelRequest(user.role, r)) throw forbidden();
     return this.commands.run(user, r.caseId, { kind: 'cancelRequest', requestId: r.id, reason: body.reason });
   }
 
-  @Put(':id/not-ready-for-evaluation')
-  @CheckAbility('access', 'ProviderCases')
-  @AuditAction('Request.NotReadyForEvaluation')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
+  @CommandRoute('PUT', ':id/not-ready-for-evaluation', 'access', 'ProviderCases', 'Request.NotReadyForEvaluation', "The case's state (OnHold_DocumentationReview)")
   @ApiSchemaBody('requestReason')
-  @ApiOkResponse({ description: "The case's state (OnHold_DocumentationReview)" })
-  async notReady(@CurrentUser() user: UserContext, @Param('id') id: string, @Body(schema('requestReason')) body: { reason: string }) {
-    const r = await this.requestInScope(user, parseId(id));
+  async notReady(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('requestReason')) body: { reason: string }) {
+    const r = await this.requestInScope(user, id);
     return this.commands.run(user, r.caseId, { kind: 'requestNotReady', requestId: r.id, reason: body.reason });
   }
 
-  @Put(':id/in-progress')
-  @CheckAbility('access', 'ProviderCases')
-  @AuditAction('Request.InProgress')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: "The case's state" })
-  async inProgress(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const r = await this.requestInScope(user, parseId(id));
+  @CommandRoute('PUT', ':id/in-progress', 'access', 'ProviderCases', 'Request.InProgress', "The case's state")
+  async inProgress(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    const r = await this.requestInScope(user, id);
     return this.commands.run(user, r.caseId, { kind: 'requestInProgress', requestId: r.id });
   }
 
-  @Put(':id/evaluation/start')
-  @CheckAbility('access', 'ProviderCases')
-  @AuditAction('Request.StartEvaluation')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: "The case's state" })
-  async startEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const r = await this.requestInScope(user, parseId(id));
+  @CommandRoute('PUT', ':id/evaluation/start', 'access', 'ProviderCases', 'Request.StartEvaluation', "The case's state")
+  async startEvaluation(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    const r = await this.requestInScope(user, id);
     return this.commands.run(user, r.caseId, { kind: 'startEvaluation', requestId: r.id });
   }
 
-  @Put(':id/evaluation/complete')
-  @CheckAbility('access', 'ProviderCases')
-  @AuditAction('Request.CompleteEvaluation')
-  @AuditAfterCommand()
-  @ApiParam({ name: 'id', type: Number })
-  @ApiOkResponse({ description: "The case's state (RecommendationReview_WaitingOnDecision)" })
-  async completeEvaluation(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    const r = await this.requestInScope(user, parseId(id));
+  @CommandRoute('PUT', ':id/evaluation/complete', 'access', 'ProviderCases', 'Request.CompleteEvaluation', "The case's state (RecommendationReview_WaitingOnDecision)")
+  async completeEvaluation(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    const r = await this.requestInScope(user, id);
     return this.commands.run(user, r.caseId, { kind: 'completeEvaluation', requestId: r.id });
   }
 }

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { CodedError, AGE_BANDS, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
+import { CodedError, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
 import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
 import type { AcceptedPatients } from './division.model';
+import { normalizeAcceptedPatients } from './divisions.service';
 import { escapeLike } from './facility-list.query';
 
 /** The body of POST/PUT .../credentialed-providers, as validated by schema('credentialedProvider'). */
@@ -24,16 +25,6 @@ export interface CredentialedProviderListFilter {
 }
 
 export const CREDENTIALED_PROVIDER_SORTABLE = ['name'] as const;
-
-/** "All ages" clears the bands; an unchecked band keeps no range (as for divisions, spec 03 §4). */
-function normalizeAcceptedPatients(ap: AcceptedPatients): AcceptedPatients {
-  const out: AcceptedPatients = { allAges: ap.allAges };
-  for (const band of AGE_BANDS) {
-    const b = ap[band];
-    out[band] = !ap.allAges && b?.isActive ? { isActive: true, from: b.from, to: b.to } : { isActive: false, from: null, to: null };
-  }
-  return out;
-}
 
 const RECORD_SQL = `
   SELECT u.id,

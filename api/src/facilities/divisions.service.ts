@@ -37,8 +37,8 @@ const DIVISION_UNIQUE_INDEX = 'divisions_facility_name_uniq';
 const SOURCE_FIELDS = ['sourceType', 'documentInEHR', 'noPlacement', 'outcomeRequired', 'showBillingCode', 'requestTypes'] as const;
 const REFERRING_FIELDS = ['referringType', 'criteria', 'acceptedPatients', 'genders', 'veteranOnly', 'extendMaximumCallbackTime', 'score'] as const;
 
-/** "All ages" clears the bands; an unchecked band keeps no range (spec 03 §4). */
-function normalizeAcceptedPatients(ap: AcceptedPatients): AcceptedPatients {
+/** "All ages" clears the bands; an unchecked band keeps no range (spec 03 §4; credentialed providers too). */
+export function normalizeAcceptedPatients(ap: AcceptedPatients): AcceptedPatients {
   const out: AcceptedPatients = { allAges: ap.allAges };
   for (const band of AGE_BANDS) {
     const b = ap[band];

@@ -3,6 +3,7 @@ import path from 'path';
 import { randomUUID } from 'crypto';
 import { pipeline } from 'stream/promises';
 import { Transform, type Readable } from 'stream';
+import type { FastifyReply } from 'fastify';
 
 /**
  * The storage port for uploaded files (ARCHITECTURE "Files"): streamed in, never buffered whole;
@@ -76,3 +77,16 @@ export class LocalDiskStorage implements FileStorage {
 export const FILES_DIR = path.resolve(process.env.FILES_DIR || path.resolve(__dirname, '../../../.data/files'));
 export const FILE_STORAGE = Symbol('FileStorage');
 export const defaultStorage = (): FileStorage => new LocalDiskStorage(FILES_DIR);
+
+/**
+ * Sends a stored file as the response: its type and size, a private Cache-Control and no type
+ * sniffing; other headers (Content-Disposition) are set by the caller before.
+ */
+export function sendStored(reply: FastifyReply, file: { stream: Readable; size: number }, contentType: string, cacheControl = 'private, no-store') {
+  return reply
+    .header('Content-Type', contentType)
+    .header('Content-Length', String(file.size))
+    .header('Cache-Control', cacheControl)
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(file.stream);
+}

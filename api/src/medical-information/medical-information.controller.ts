@@ -1,17 +1,15 @@
-import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, type MedicalInformationInput, type UserContext } from '@crisis/forms';
-import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { AuditAction } from '../audit/audit.interceptor';
 import { invalid } from '../common/coded-error';
 import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { parseId } from '../facilities/list-params';
+import { IdParam } from '../common/id-param';
+import { Route } from '../common/route';
 import { MEDICAL_INFORMATION_LOG_PAGE_SIZE, MedicalInformationService } from './medical-information.service';
-
 
 /** Medical information of a case (spec 01 §3, §4, §5, §7 GET/PUT /{id}/medical-information, /logs). */
 @ApiTags('medical-information')
@@ -19,24 +17,19 @@ import { MEDICAL_INFORMATION_LOG_PAGE_SIZE, MedicalInformationService } from './
 export class MedicalInformationController {
   constructor(private readonly service: MedicalInformationService) {}
 
-  @Get(':id/medical-information')
   // Every case reader: ITP roles get every field (read MedicalInformation), facility roles the
   // facility case page's subset (read FacilityMedicalInformation); checked in the service.
-  @CheckAbility('read', 'Case')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/medical-information', 'read', 'Case')
   @ApiOkResponse({
     description:
       'Every field of spec 01 §3 Medical information with diagnoses as { code, description } and the case recommendation; facility roles get only the facility subset',
   })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  get(@CurrentUser() user: UserContext, @Param('id') id: string) {
-    return this.service.get(user, parseId(id));
+  get(@CurrentUser() user: UserContext, @IdParam() id: number) {
+    return this.service.get(user, id);
   }
 
-  @Put(':id/medical-information')
-  @CheckAbility('update', 'MedicalInformation')
-  @AuditAction('MedicalInformation.Update')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('PUT', ':id/medical-information', 'update', 'MedicalInformation', 'MedicalInformation.Update')
   @ApiSchemaBody('medicalInformation')
   @ApiOkResponse({ description: 'The saved medical information (as GET)' })
   @ApiBadRequestResponse({ description: 'INV with `fields` (mainRecommendation required while contacting or waiting for confirmation; unknown diagnosis)' })
@@ -46,19 +39,16 @@ export class MedicalInformationController {
   })
   update(
     @CurrentUser() user: UserContext,
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Body(schema('medicalInformation')) body: MedicalInformationInput & { confirmed?: boolean | null },
   ) {
-    return this.service.update(user, parseId(id), body);
+    return this.service.update(user, id, body);
   }
 
-  @Get(':id/medical-information/logs')
-  @CheckAbility('read', 'MedicalInformation')
-  @ApiParam({ name: 'id', type: Number })
+  @Route('GET', ':id/medical-information/logs', 'read', 'MedicalInformation')
   @ApiQuery({ name: 'page', required: false, description: '1-based page of 10 rows' })
   @ApiOkResponse({ description: 'Change-log rows (changedBy, changedAt, name, oldValue, newValue, metaInfo), newest first; total in Content-Range' })
-  async logs(@CurrentUser() user: UserContext, @Param('id') id: string, @Query('page') pageRaw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const caseId = parseId(id);
+  async logs(@CurrentUser() user: UserContext, @IdParam() caseId: number, @Query('page') pageRaw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const p = queryValue(pageRaw);
     const page = p === undefined || p === '' ? 1 : Number(p);
     if (!Number.isInteger(page) || page < 1 || page > 1_000_000) throw invalid([{ field: 'page', key: 'type', message: 'Must be a positive integer' }]);
@@ -74,8 +64,7 @@ export class MedicalInformationController {
 export class DiagnosesController {
   constructor(private readonly service: MedicalInformationService) {}
 
-  @Get()
-  @CheckAbility('read', 'MedicalInformation')
+  @Route('GET', '', 'read', 'MedicalInformation')
   @ApiQuery({ name: 'q', required: true, description: '3 or more characters; matched against code and description' })
   @ApiOkResponse({ description: 'Up to 25 diagnoses { code, description } whose code or description contains q' })
   @ApiBadRequestResponse({ description: 'INV: q shorter than 3 characters' })

@@ -3,6 +3,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { ACTIVE_REQUEST_STATUSES, CaseStatus, DivisionType, ErrorCode, type CaseSourceDetailsInput, type UserContext } from '@crisis/forms';
 import { CaseCommandsHandler } from '../cases/case-commands.handler';
+import { sourceDetails } from '../cases/cases.service';
 import { CodedError, invalid } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 import { select } from '../reference/reference-sql';
@@ -72,14 +73,7 @@ export class CaseSourceService {
             `${missing.name} is not credentialed at the new division`);
       }
     }
-    await this.writer.updateDetails(caseId, {
-      sourceDivisionId: input.sourceDivisionId,
-      attendingProvider: input.attendingProvider ?? null,
-      rnCaringForPatient: input.rnCaringForPatient ?? null,
-      contactPhoneNumber: input.contactPhoneNumber,
-      notificationSendingMethod: input.notificationSendingMethod,
-      isInvoluntary: input.isInvoluntary ?? false,
-    });
+    await this.writer.updateDetails(caseId, { sourceDivisionId: input.sourceDivisionId, ...sourceDetails(input) });
     auditValues({ caseId, divisionId: input.sourceDivisionId, previousDivisionId: c.divisionId });
     return { divisionChanged };
   }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type CaseSourceDetailsInput, type PatientInput, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditService } from '../audit/audit.service';
-import { requestContext } from '../common/request-context';
+import { readEntry } from '../audit/audited-read';
 import { afterCommit } from '../common/after-commit';
 import { invalid } from '../common/coded-error';
 import { contentRange, queryValue } from '../common/list-query';
@@ -94,17 +94,7 @@ export class PatientsController {
 
   /** A read of a patient's record is audited (ARCHITECTURE "Audit"). */
   private async auditRead(action: string, req: FastifyRequest, user: UserContext, patientId: number) {
-    await this.audit.record({
-      mainAction: action,
-      kind: 'Read',
-      user,
-      success: true,
-      method: 'GET',
-      path: req.url.split('?')[0],
-      statusCode: 200,
-      correlationId: requestContext.getStore()?.correlationId,
-      values: { patientId },
-    });
+    await this.audit.record({ ...readEntry(action, req, user), success: true, statusCode: 200, values: { patientId } });
   }
 
   @Route('GET', 'search', 'read', 'CaseSearchResult')

@@ -1,15 +1,14 @@
-import { Controller, Query, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Query, Req, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'stream';
-import { CodedError, caseReference, type UserContext } from '@crisis/forms';
+import { caseReference, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAfterCommand } from '../audit/audit.interceptor';
 import { AuditService } from '../audit/audit.service';
-import { invalid } from '../common/coded-error';
-import { parseListQuery, queryValue } from '../common/list-query';
-import { requestContext } from '../common/request-context';
-import { isTimeZone } from '../case-exports/pdf-layout';
+import { parseListQuery } from '../common/list-query';
+import { CSV_TYPE, ExportRoute, PDF_TYPE, parseTimeZone } from '../common/export-route';
+import { auditedExport } from '../audit/audited-read';
 import { ApiListQuery } from '../facilities/facilities.controller';
 import { checkFilter } from '../facilities/list-params';
 import { PlacementLogsService, type LogFilter, type LogSort } from './placement-logs.service';
@@ -20,13 +19,6 @@ import { sendPage } from '../common/list-route';
 const CASE_LOG_SORTABLE = ['dateContact', 'coordinator', 'referringFacility', 'result', 'callbackAt'];
 const DIVISION_LOG_SORTABLE = ['dateContact', 'createdAt', 'user', 'result', 'callbackAt'];
 const ACCEPTED_SORTABLE = ['patientAcceptedCreatedAt', 'acceptedAt', 'patient', 'sourceFacility', 'status'];
-const TZ_QUERY = { name: 'tz', required: false, description: 'IANA time zone of the printed times (default UTC)' };
-
-function parseTimeZone(raw: unknown): string {
-  const tz = String(queryValue(raw) ?? 'UTC') || 'UTC';
-  if (!isTimeZone(tz)) throw invalid([{ field: 'tz', key: 'format', message: 'tz must be an IANA time zone' }]);
-  return tz;
-}
 
 /** sort / filter of a log query (no paging: exports hold every row of the search). */
 function logQuery(query: Record<string, unknown>, sortable: string[]): { filter: LogFilter; sort: LogSort } {
@@ -50,45 +42,29 @@ export class PlacementLogsController {
   ) {}
 
   /** Streams an attachment and writes the read audit entry (exports carry patient data). */
-  private async audited(action: string, req: FastifyRequest, user: UserContext, values: Record<string, unknown>, produce: () => Promise<{ stream: Readable; facilityId?: number | null }>, file: { name: string; type: string }) {
-    const ctx = requestContext.getStore();
-    const base = { mainAction: action, kind: 'Read', user, method: 'GET', path: req.url.split('?')[0], correlationId: ctx?.correlationId };
-    try {
-      const { stream, facilityId } = await produce();
-      await this.audit.record({ ...base, success: true, statusCode: 200, values, facilityId: facilityId ?? undefined } as any);
-      return new StreamableFile(stream, { type: file.type, disposition: `attachment; filename="${file.name}"` });
-    } catch (err) {
-      const status = err instanceof CodedError ? err.status : 500;
-      await this.audit.record({ ...base, success: false, statusCode: status, values } as any).catch(() => undefined);
-      throw err;
-    }
+  private audited(action: string, req: FastifyRequest, user: UserContext, values: Record<string, unknown>, produce: () => Promise<{ stream: Readable; facilityId?: number | null }>, file: { name: string; type: string }) {
+    return auditedExport(this.audit, { action, req, user, values }, produce, file);
   }
 
-  @Route('GET', 'log/:caseId/csv', 'read', 'PlacementLog')
+  @ExportRoute('log/:caseId/csv', 'read', 'PlacementLog', CSV_TYPE, 'CSV attachment placement-log-<000123>.csv: header row, one row per call (date contact, coordinator, referring facility, division, spoke with, result, note, follow-up, undone)')
   @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV attachment placement-log-<000123>.csv: header row, one row per call (date contact, coordinator, referring facility, division, spoke with, result, note, follow-up, undone)' })
   async caseLogCsv(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.Log.Csv', req, user, { caseId }, () => this.logs.caseLogCsv(user, caseId, filter, sort, tz), {
       name: `placement-log-${caseReference(caseId).slice(1)}.csv`,
-      type: 'text/csv; charset=utf-8',
+      type: CSV_TYPE,
     });
   }
 
-  @Route('GET', 'log/:caseId/pdf', 'read', 'PlacementLog')
+  @ExportRoute('log/:caseId/pdf', 'read', 'PlacementLog', PDF_TYPE, 'PDF attachment placement-log-<000123>.pdf: the calls of the search as a table')
   @ApiListQuery(CASE_LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment placement-log-<000123>.pdf: the calls of the search as a table' })
   async caseLogPdf(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, CASE_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.Log.Pdf', req, user, { caseId }, () => this.logs.caseLogPdf(user, caseId, filter, sort, tz), {
       name: `placement-log-${caseReference(caseId).slice(1)}.pdf`,
-      type: 'application/pdf',
+      type: PDF_TYPE,
     });
   }
 
@@ -102,32 +78,26 @@ export class PlacementLogsController {
     return sendPage(reply, 'entries', q, await this.logs.divisionLog(divisionId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit }));
   }
 
-  @Route('GET', 'division/:divisionId/log/csv', 'manage', 'Placement')
+  @ExportRoute('division/:divisionId/log/csv', 'manage', 'Placement', CSV_TYPE, 'CSV attachment division-log-<id>.csv: header row, one row per entry')
   @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV attachment division-log-<id>.csv: header row, one row per entry' })
   async divisionLogCsv(@IdParam('divisionId') divisionId: number, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.DivisionLog.Csv', req, user, { divisionId }, async () => ({ stream: await this.logs.divisionLogCsv(divisionId, filter, sort, tz) }), {
       name: `division-log-${divisionId}.csv`,
-      type: 'text/csv; charset=utf-8',
+      type: CSV_TYPE,
     });
   }
 
-  @Route('GET', 'division/:divisionId/log/pdf', 'manage', 'Placement')
+  @ExportRoute('division/:divisionId/log/pdf', 'manage', 'Placement', PDF_TYPE, 'PDF attachment division-log-<id>.pdf')
   @ApiListQuery(DIVISION_LOG_SORTABLE, 'patientName, from, to')
-  @ApiQuery(TZ_QUERY)
-  @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'PDF attachment division-log-<id>.pdf' })
   async divisionLogPdf(@IdParam('divisionId') divisionId: number, @CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest) {
     const { filter, sort } = logQuery(query, DIVISION_LOG_SORTABLE);
     const tz = parseTimeZone(query.tz);
     return this.audited('Placement.DivisionLog.Pdf', req, user, { divisionId }, async () => {
       const r = await this.logs.divisionLogPdf(divisionId, filter, sort, tz);
       return { stream: r.stream, facilityId: r.division.facilityId };
-    }, { name: `division-log-${divisionId}.pdf`, type: 'application/pdf' });
+    }, { name: `division-log-${divisionId}.pdf`, type: PDF_TYPE });
   }
 }
 

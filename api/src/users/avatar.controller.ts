@@ -11,7 +11,7 @@ import { UserContextService } from '../auth/user-context.service';
 import { afterCommit } from '../common/after-commit';
 import { notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
-import { FILE_STORAGE, type FileStorage } from '../files/storage';
+import { FILE_STORAGE, sendStored, type FileStorage } from '../files/storage';
 import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload';
 import { Route } from '../common/route';
 
@@ -80,11 +80,6 @@ export class AvatarController {
     const file = await this.storage.get(AREA, reference);
     if (!file) throw notFound();
     const ext = reference.split('.').pop() as Ext;
-    return reply
-      .header('Content-Type', TYPES[ext])
-      .header('Content-Length', String(file.size))
-      .header('Cache-Control', 'private, max-age=86400, immutable')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(file.stream);
+    return sendStored(reply, file, TYPES[ext], 'private, max-age=86400, immutable');
   }
 }
