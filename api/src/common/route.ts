@@ -1,5 +1,5 @@
 import { applyDecorators, Delete, Get, Patch, Post, Put } from '@nestjs/common';
-import { ApiParam, DECORATORS } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiParam, DECORATORS } from '@nestjs/swagger';
 import type { Action, Subject } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { AuditAction } from '../audit/audit.interceptor';
@@ -33,3 +33,10 @@ export const Route = (method: RouteMethod, path: string | undefined, action: Act
     ApiIdParams(path),
     ...(audit ? [AuditAction(audit)] : []),
   );
+
+/**
+ * A route of one facility's tabs (`api/facilities/:id/…`, ITP admin): manage Facility, and a 404
+ * when the facility does not exist.
+ */
+export const FacilityRoute = (method: RouteMethod, path: string | undefined, audit?: string) =>
+  applyDecorators(Route(method, path, 'manage', 'Facility', audit), ApiNotFoundResponse({ description: 'NTFND: no such facility' }));

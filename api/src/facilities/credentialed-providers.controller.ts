@@ -4,15 +4,10 @@ import type { FastifyReply } from 'fastify';
 import type { CredentialedProviderRecord, ProviderChoice } from '@crisis/forms';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import {
-  CREDENTIALED_PROVIDER_SORTABLE,
-  CredentialedProvidersService,
-  type CredentialedProviderInput,
-  type CredentialedProviderListFilter,
-} from './credentialed-providers.service';
+import { CREDENTIALED_PROVIDER_SORTABLE, CredentialedProvidersService, type CredentialedProviderInput, type CredentialedProviderListFilter } from './credentialed-providers.service';
 import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList, parseId } from './list-params';
-import { Route } from '../common/route';
+import { FacilityRoute, Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 import { sendPage } from '../common/list-route';
 
@@ -34,10 +29,9 @@ const RECORD = {
 export class CredentialedProvidersController {
   constructor(private readonly providers: CredentialedProvidersService) {}
 
-  @Route('GET', '', 'manage', 'Facility')
+  @FacilityRoute('GET', '')
   @ApiListQuery(CREDENTIALED_PROVIDER_SORTABLE, 'q (provider name contains), divisionsIds[] (credentialed for any of them), id[]')
   @ApiOkResponse({ description: 'A page of the facility\'s credentialed providers sorted by name; total in Content-Range', schema: { type: 'array', items: RECORD } })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   async list(
     @IdParam() facilityId: number,
     @Query() query: Record<string, unknown>,
@@ -51,10 +45,9 @@ export class CredentialedProvidersController {
     return sendPage(reply, 'credentialed-providers', q, await this.providers.list(facilityId, q));
   }
 
-  @Route('GET', 'available-providers', 'manage', 'Facility')
+  @FacilityRoute('GET', 'available-providers')
   @ApiQuery({ name: 'exceptProviderId', required: false, description: 'the provider being edited (kept in the choices)' })
   @ApiOkResponse({ description: 'Active ITP providers not yet credentialed at this facility, sorted by name' })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   available(@IdParam() id: number, @Query('exceptProviderId') rawExcept?: string): Promise<ProviderChoice[]> {
     const except = rawExcept === undefined || rawExcept === '' ? null : parseId(rawExcept);
     return this.providers.availableProviders(id, except);
@@ -67,10 +60,9 @@ export class CredentialedProvidersController {
     return this.providers.get(id, providerId);
   }
 
-  @Route('POST', '', 'manage', 'Facility', 'CredentialedProvider.Create')
+  @FacilityRoute('POST', '', 'CredentialedProvider.Create')
   @ApiSchemaBody('credentialedProvider')
   @ApiCreatedResponse({ description: 'The credentialed provider', schema: RECORD })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the provider is already credentialed here (field providerId)' })
   create(@IdParam() id: number, @Body(schema('credentialedProvider')) body: CredentialedProviderInput): Promise<CredentialedProviderRecord> {
     return this.providers.create(id, body);

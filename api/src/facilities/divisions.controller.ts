@@ -10,7 +10,7 @@ import { schema } from '../common/validation.pipe';
 import { DIVISION_SORTABLE, DivisionsService, type DivisionInput, type DivisionListFilter } from './divisions.service';
 import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList, parseLookupFilter } from './list-params';
-import { Route } from '../common/route';
+import { FacilityRoute, Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 import { sendPage } from '../common/list-route';
 
@@ -55,10 +55,9 @@ export class DivisionsController {
     return this.divisions.lookups(facilityId, parseLookupFilter<DivisionListFilter>(query, 'divisionListFilter', ['id']));
   }
 
-  @Route('POST', '', 'manage', 'Facility', 'Division.Create')
+  @FacilityRoute('POST', '', 'Division.Create')
   @ApiSchemaBody('division')
   @ApiCreatedResponse({ description: 'The created division', schema: DIVISION })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the facility has a division of this name (field name)' })
   create(@IdParam() id: number, @Body(schema('division')) body: DivisionInput): Promise<DivisionRecord> {
     return this.divisions.create(id, body);

@@ -1,10 +1,10 @@
 import { Body, Controller } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { REQUEST_TYPES, type EvaluationFormLookup, type FacilityEvaluationFormRecord } from '@crisis/forms';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { EvaluationFormsService, type FacilityEvaluationFormInput } from './evaluation-forms.service';
-import { Route } from '../common/route';
+import { FacilityRoute, Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 
 const SETTING = {
@@ -40,17 +40,15 @@ export class EvaluationFormsController {
 export class FacilityEvaluationFormsController {
   constructor(private readonly forms: EvaluationFormsService) {}
 
-  @Route('GET', '', 'manage', 'Facility')
+  @FacilityRoute('GET', '')
   @ApiOkResponse({ description: 'One row per request type: its evaluation form and bill-to-EHR flag', schema: { type: 'array', items: SETTING } })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   list(@IdParam() id: number): Promise<FacilityEvaluationFormRecord[]> {
     return this.forms.forFacility(id);
   }
 
-  @Route('PUT', '', 'manage', 'Facility', 'Facility.UpdateEvaluationForm')
+  @FacilityRoute('PUT', '', 'Facility.UpdateEvaluationForm')
   @ApiSchemaBody('facilityEvaluationForm')
   @ApiOkResponse({ description: 'The saved row of that request type', schema: SETTING })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   save(@IdParam() id: number, @Body(schema('facilityEvaluationForm')) body: FacilityEvaluationFormInput): Promise<FacilityEvaluationFormRecord> {
     return this.forms.save(id, body);
   }

@@ -13,7 +13,6 @@ import { FACILITY_SORTABLE, type FacilityListFilter } from './facility-list.quer
 import { parseCheckedList, parseLookupFilter } from './list-params';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
-
 import { ApiListQuery } from '../common/list-route';
 
 export { ApiListQuery };

@@ -7,7 +7,7 @@ import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from './facilities.controller';
 import { parseCheckedList } from './list-params';
 import { PREFERRED_FACILITY_SORTABLE, PreferredFacilitiesService, type PreferredFacilityListFilter } from './preferred-facilities.service';
-import { Route } from '../common/route';
+import { FacilityRoute, Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 import { sendPage } from '../common/list-route';
 
@@ -28,10 +28,9 @@ const RECORD = {
 export class PreferredFacilitiesController {
   constructor(private readonly preferred: PreferredFacilitiesService) {}
 
-  @Route('GET', '', 'manage', 'Facility')
+  @FacilityRoute('GET', '')
   @ApiListQuery(PREFERRED_FACILITY_SORTABLE, 'q (name contains), id[]')
   @ApiOkResponse({ description: `A page (default ${PREFERRED_FACILITIES_PAGE_SIZE}) of preferred facilities sorted by name; total in Content-Range`, schema: { type: 'array', items: RECORD } })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   async list(
     @IdParam() facilityId: number,
     @Query() query: Record<string, unknown>,
@@ -46,17 +45,15 @@ export class PreferredFacilitiesController {
     return sendPage(reply, 'preferred-facilities', q, await this.preferred.list(facilityId, q));
   }
 
-  @Route('GET', 'available', 'manage', 'Facility')
+  @FacilityRoute('GET', 'available')
   @ApiOkResponse({ description: 'Facilities the add modal offers: active, with an active Referring division, not this one, not already preferred' })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   available(@IdParam() id: number): Promise<FacilityLookup[]> {
     return this.preferred.available(id);
   }
 
-  @Route('POST', '', 'manage', 'Facility', 'PreferredFacility.Create')
+  @FacilityRoute('POST', '', 'PreferredFacility.Create')
   @ApiSchemaBody('preferredFacility')
   @ApiCreatedResponse({ description: 'The preferred facility', schema: RECORD })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   @ApiConflictResponse({ description: 'INV.NOT.UNIQ: already preferred (field facilityId)' })
   add(@IdParam() id: number, @Body(schema('preferredFacility')) body: { facilityId: number }): Promise<PreferredFacilityRecord> {
     return this.preferred.add(id, body.facilityId);

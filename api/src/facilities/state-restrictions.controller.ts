@@ -5,7 +5,7 @@ import { notFound } from '../common/coded-error';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { StateRestrictionsService, type StateRestrictionInput } from './state-restrictions.service';
-import { Route } from '../common/route';
+import { FacilityRoute, Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 
 const RESTRICTION = {
@@ -29,9 +29,8 @@ const POPULATE = { type: 'object', properties: { populateOutOfStateFacilities: {
 export class StateRestrictionsController {
   constructor(private readonly restrictions: StateRestrictionsService) {}
 
-  @Route('GET', 'state-restrictions', 'manage', 'Facility')
+  @FacilityRoute('GET', 'state-restrictions')
   @ApiOkResponse({ description: 'One row per state (no row saved: NoRestrictions)', schema: { type: 'array', items: RESTRICTION } })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   list(@IdParam() id: number): Promise<StateRestrictionRecord[]> {
     return this.restrictions.list(id);
   }
@@ -46,17 +45,15 @@ export class StateRestrictionsController {
     return this.restrictions.save(id, stateId.toUpperCase(), body);
   }
 
-  @Route('GET', 'populate-out-of-state-facilities', 'manage', 'Facility')
+  @FacilityRoute('GET', 'populate-out-of-state-facilities')
   @ApiOkResponse({ description: 'The facility\'s populate-out-of-state flag', schema: POPULATE })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   getPopulate(@IdParam() id: number): Promise<{ populateOutOfStateFacilities: boolean }> {
     return this.restrictions.getPopulate(id);
   }
 
-  @Route('PUT', 'populate-out-of-state-facilities', 'manage', 'Facility', 'Facility.UpdatePopulateOutOfStateFacilities')
+  @FacilityRoute('PUT', 'populate-out-of-state-facilities', 'Facility.UpdatePopulateOutOfStateFacilities')
   @ApiSchemaBody('populateOutOfStateFacilities')
   @ApiOkResponse({ description: 'The flag after the change', schema: POPULATE })
-  @ApiNotFoundResponse({ description: 'NTFND: no such facility' })
   setPopulate(@IdParam() id: number, @Body(schema('populateOutOfStateFacilities')) body: { populateOutOfStateFacilities: boolean }) {
     return this.restrictions.setPopulate(id, body.populateOutOfStateFacilities);
   }

@@ -1,17 +1,17 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, billingCodeRecordSchema, type BillingCodeRecord } from '@crisis/forms';
-import { ApiSchemaBody } from '../../common/openapi';
+import { billingCodeRecordSchema, type BillingCodeRecord } from '@crisis/forms';
 import { schema } from '../../common/validation.pipe';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { BILLING_CODE_SORTABLE, BillingCodesService, type BillingCodeInput, type BillingCodeListFilter } from './billing-codes.service';
-import { Route } from '../../common/route';
+import { CreateRecord, ReadRecord, UpdateRecord, type RecordKind } from '../../common/record-routes';
 import { IdParam } from '../../common/id-param';
 import { ListRoute, sendPage } from '../../common/list-route';
 
 const CODE = asOpenApi(billingCodeRecordSchema);
+const KIND: RecordKind = { subject: 'BillingCode', noun: 'billing code', schema: CODE, body: 'billingCode', conflict: 'INV.NOT.UNIQ: the code is taken (field code)' };
 
 /** Billing codes (spec 03 §7 Billing codes), ITP admin only. */
 @ApiTags('billing-codes')
@@ -25,26 +25,17 @@ export class BillingCodesController {
     return sendPage(reply, 'billing-codes', q, await this.codes.list(q));
   }
 
-  @Route('GET', ':id', 'manage', 'BillingCode')
-  @ApiOkResponse({ description: 'The billing code', schema: CODE })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ReadRecord(KIND)
   get(@IdParam() id: number): Promise<BillingCodeRecord> {
     return this.codes.get(id);
   }
 
-  @Route('POST', '', 'manage', 'BillingCode', 'BillingCode.Create')
-  @ApiSchemaBody('billingCode')
-  @ApiCreatedResponse({ description: 'The created billing code', schema: CODE })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the code is taken (field code)' })
+  @CreateRecord(KIND)
   create(@Body(schema('billingCode')) body: BillingCodeInput): Promise<BillingCodeRecord> {
     return this.codes.create(body);
   }
 
-  @Route('PUT', ':id', 'manage', 'BillingCode', 'BillingCode.Update')
-  @ApiSchemaBody('billingCode')
-  @ApiOkResponse({ description: 'The updated billing code', schema: CODE })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: the code is taken (field code)' })
+  @UpdateRecord(KIND)
   update(@IdParam() id: number, @Body(schema('billingCode')) body: BillingCodeInput): Promise<BillingCodeRecord> {
     return this.codes.update(id, body);
   }

@@ -1,22 +1,18 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiQuery, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, groupOrganizationRecordSchema, type GroupOrganizationRecord } from '@crisis/forms';
-import { ApiSchemaBody } from '../../common/openapi';
+import { groupOrganizationRecordSchema, type GroupOrganizationRecord } from '@crisis/forms';
 import { schema } from '../../common/validation.pipe';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
-import {
-  GROUP_SORTABLE,
-  GroupOrganizationsService,
-  type GroupOrganizationInput,
-  type GroupOrganizationListFilter,
-} from './group-organizations.service';
+import { GROUP_SORTABLE, GroupOrganizationsService, type GroupOrganizationInput, type GroupOrganizationListFilter } from './group-organizations.service';
 import { Route } from '../../common/route';
+import { CreateRecord, ReadRecord, UpdateRecord, type RecordKind } from '../../common/record-routes';
 import { IdParam } from '../../common/id-param';
 import { ListRoute, sendPage } from '../../common/list-route';
 
 const GROUP = asOpenApi(groupOrganizationRecordSchema);
+const KIND: RecordKind = { subject: 'Group', noun: 'group organization', schema: GROUP, body: 'groupOrganization', conflict: 'INV.NOT.UNIQ: a group with this name exists (field name)' };
 const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, isActive: { type: 'boolean' } } };
 
 /** Group organizations (spec 03 §7 Group organizations), ITP admin only. */
@@ -39,26 +35,17 @@ export class GroupOrganizationsController {
     return this.groups.lookups(showActiveOnly === 'true');
   }
 
-  @Route('GET', ':id', 'manage', 'Group')
-  @ApiOkResponse({ description: 'The group organization', schema: GROUP })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ReadRecord(KIND)
   get(@IdParam() id: number): Promise<GroupOrganizationRecord> {
     return this.groups.get(id);
   }
 
-  @Route('POST', '', 'manage', 'Group', 'Group.Create')
-  @ApiSchemaBody('groupOrganization')
-  @ApiCreatedResponse({ description: 'The created group organization', schema: GROUP })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a group with this name exists (field name)' })
+  @CreateRecord(KIND)
   create(@Body(schema('groupOrganization')) body: GroupOrganizationInput): Promise<GroupOrganizationRecord> {
     return this.groups.create(body);
   }
 
-  @Route('PUT', ':id', 'manage', 'Group', 'Group.Update')
-  @ApiSchemaBody('groupOrganization')
-  @ApiOkResponse({ description: 'The updated group organization', schema: GROUP })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a group with this name exists (field name)' })
+  @UpdateRecord(KIND)
   update(@IdParam() id: number, @Body(schema('groupOrganization')) body: GroupOrganizationInput): Promise<GroupOrganizationRecord> {
     return this.groups.update(id, body);
   }

@@ -1,17 +1,18 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, patientTagRecordSchema, type PatientTagRecord } from '@crisis/forms';
-import { ApiSchemaBody } from '../../common/openapi';
+import { patientTagRecordSchema, type PatientTagRecord } from '@crisis/forms';
 import { schema } from '../../common/validation.pipe';
 import { parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { PATIENT_TAG_SORTABLE, PatientTagsService, type PatientTagListFilter } from './patient-tags.service';
 import { Route } from '../../common/route';
+import { CreateRecord, DeleteRecord, ReadRecord, type RecordKind } from '../../common/record-routes';
 import { IdParam } from '../../common/id-param';
 import { ListRoute, sendPage } from '../../common/list-route';
 
 const TAG = asOpenApi(patientTagRecordSchema);
+const KIND: RecordKind = { subject: 'PatientTag', noun: 'tag', schema: TAG, body: 'patientTag', conflict: 'INV.NOT.UNIQ: a tag with this name exists (field name)' };
 
 /** Patient tags (spec 03 §7 Patient tags): ITP admin creates and removes them. */
 @ApiTags('patient-tags')
@@ -32,24 +33,17 @@ export class PatientTagsController {
     return this.tags.lookups();
   }
 
-  @Route('GET', ':id', 'manage', 'PatientTag')
-  @ApiOkResponse({ description: 'The tag', schema: TAG })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ReadRecord(KIND)
   get(@IdParam() id: number): Promise<PatientTagRecord> {
     return this.tags.get(id);
   }
 
-  @Route('POST', '', 'manage', 'PatientTag', 'PatientTag.Create')
-  @ApiSchemaBody('patientTag')
-  @ApiCreatedResponse({ description: 'The created tag', schema: TAG })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a tag with this name exists (field name)' })
+  @CreateRecord(KIND)
   create(@Body(schema('patientTag')) body: { name: string }): Promise<PatientTagRecord> {
     return this.tags.create(body);
   }
 
-  @Route('DELETE', ':id', 'manage', 'PatientTag', 'PatientTag.Delete')
-  @ApiOkResponse({ description: 'The removed tag', schema: TAG })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @DeleteRecord(KIND)
   remove(@IdParam() id: number): Promise<PatientTagRecord> {
     return this.tags.remove(id);
   }

@@ -1,18 +1,19 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, payerInsuranceRecordSchema, payerRecordSchema, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
+import { payerInsuranceRecordSchema, payerRecordSchema, type PayerInsuranceRecord, type PayerRecord } from '@crisis/forms';
 import { queryValue } from '../../common/list-query';
-import { ApiSchemaBody } from '../../common/openapi';
 import { schema } from '../../common/validation.pipe';
 import { checkFilter, parseCheckedList } from '../../facilities/list-params';
 import { asOpenApi } from '../list-decorators';
 import { PAYER_SORTABLE, PayersService, type PayerInput, type PayerListFilter } from './payers.service';
 import { Route } from '../../common/route';
+import { CreateRecord, ReadRecord, UpdateRecord, type RecordKind } from '../../common/record-routes';
 import { IdParam } from '../../common/id-param';
 import { ListRoute, sendPage } from '../../common/list-route';
 
 const PAYER = asOpenApi(payerRecordSchema);
+const KIND: RecordKind = { subject: 'Payer', noun: 'payer', schema: PAYER, body: 'payer', conflict: 'INV.NOT.UNIQ: a payer with this name exists (field name)' };
 const LOOKUP = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, code: { type: ['string', 'null'] }, planName: { type: ['string', 'null'] }, isActive: { type: 'boolean' } } };
 
 /** Payers (spec 03 §7 Payers), ITP admin only. */
@@ -46,27 +47,19 @@ export class PayersController {
     return this.payers.lookups(showActiveOnly !== 'false');
   }
 
-  @Route('GET', ':id', 'manage', 'Payer')
-  @ApiOkResponse({ description: 'The payer', schema: PAYER })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ReadRecord(KIND)
   get(@IdParam() id: number): Promise<PayerRecord> {
     return this.payers.get(id);
   }
 
-  @Route('POST', '', 'manage', 'Payer', 'Payer.Create')
-  @ApiSchemaBody('payer')
-  @ApiCreatedResponse({ description: 'The created payer', schema: PAYER })
-  @ApiConflictResponse({ description: 'INV.NOT.UNIQ: a payer with this name exists (field name)' })
+  @CreateRecord(KIND)
   create(@Body(schema('payer')) body: PayerInput): Promise<PayerRecord> {
     return this.payers.create(body);
   }
 
-  @Route('PUT', ':id', 'manage', 'Payer', 'Payer.Update')
-  @ApiSchemaBody('payer')
-  @ApiOkResponse({ description: 'The updated payer', schema: PAYER })
-  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  @ApiConflictResponse({
-    description:
+  @UpdateRecord({
+    ...KIND,
+    conflict:
       'INV.NOT.UNIQ (field name); INV.DEACTIVATE.PAYER.USED.IN.PATIENTS, INV.EDIT.PAYER.USED.IN.PATIENTS, INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS: confirm, then resubmit with forceUpdate: true',
   })
   update(@IdParam() id: number, @Body(schema('payer')) body: PayerInput): Promise<PayerRecord> {
