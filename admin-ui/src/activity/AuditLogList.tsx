@@ -8,7 +8,7 @@ import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
 import { auditLogDefaultFilter, auditLogFilters } from './AuditLogFilters';
-import { downloadAuditCsv } from './auditLogApi';
+import { useAppData } from '../data/query';
 
 function FoundTotal() {
   const { total, isPending } = useListContext();
@@ -24,11 +24,12 @@ function FoundTotal() {
 function DownloadCsvButton() {
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
+  const dp = useAppData();
   const [busy, setBusy] = useState(false);
   const onClick = async () => {
     setBusy(true);
     try {
-      await downloadAuditCsv(filterValues, sort);
+      await dp.downloadAuditCsv(filterValues, sort);
     } catch (e) {
       notify((e as Error).message || 'Incorrect response', { type: 'error' });
     } finally {

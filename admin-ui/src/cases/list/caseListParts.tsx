@@ -17,7 +17,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import AddIcon from '@mui/icons-material/Add';
 import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { humanize } from '../create/caseCreateApi';
+import { humanize } from '../../common/humanize';
 
 /** A row of GET /api/cases. */
 export interface CaseRow {
