@@ -7,18 +7,9 @@ import { AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@cr
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
+import { FoundTotal } from '../common/ReferenceList';
 import { auditLogDefaultFilter, auditLogFilters } from './AuditLogFilters';
 import { useAppData } from '../data/query';
-
-function FoundTotal() {
-  const { total, isPending } = useListContext();
-  if (isPending || total === undefined) return null;
-  return (
-    <Typography variant="body2" color="text.secondary" data-testid="audit-total">
-      {total} found
-    </Typography>
-  );
-}
 
 /** Downloads the filtered list (same filter and sort) as the API's CSV attachment. */
 function DownloadCsvButton() {
@@ -46,7 +37,7 @@ function DownloadCsvButton() {
 function ListActions() {
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal />
+      <FoundTotal testId="audit-total" />
       <DownloadCsvButton />
     </TopToolbar>
   );
