@@ -1,16 +1,22 @@
 import type { ReactNode } from 'react';
-import { Table, TableBody, TableCell, TableHead, TableRow, type TableRowProps } from '@mui/material';
+import { Table, TableBody, TableCell, TableHead, TableRow, type TableCellProps, type TableRowProps } from '@mui/material';
+import { SortHeaderCell, type Sort } from './tableParts';
 
 /** One column of a SimpleTable: its header and what a row shows in it. */
 export interface Column<T> {
-  label: ReactNode;
+  label?: ReactNode;
   align?: 'right';
   render: (row: T) => ReactNode;
+  /** The props of the column's cells (padding, sx, test id). */
+  cell?: TableCellProps & { 'data-testid'?: string };
+  /** The column sorts the table by this field (with the table's `sort`). */
+  sortField?: string;
 }
 
 /**
- * A small table that is not a react-admin list: the headers, "Loading…" until the rows are there,
- * the empty text when there are none, and a row for each.
+ * A small table that is not a react-admin list: the headers (sortable where a column names its
+ * field), "Loading…" until the rows are there, the empty text when there are none, and a row for
+ * each.
  */
 export function SimpleTable<T>({
   columns,
@@ -19,27 +25,36 @@ export function SimpleTable<T>({
   rowProps,
   testId,
   emptyText,
-  emptyTestId,
+  emptyCell,
+  sort,
+  onSort,
 }: {
   columns: Column<T>[];
   /** null or undefined: still loading. */
   rows: T[] | null | undefined;
   rowKey: (row: T) => string | number;
-  rowProps?: (row: T) => TableRowProps & { 'data-testid'?: string };
+  rowProps?: (row: T) => TableRowProps & Record<`data-${string}`, string | number | undefined>;
   testId?: string;
-  emptyText?: string;
-  emptyTestId?: string;
+  emptyText?: ReactNode;
+  /** The props of the empty row's cell (test id, sx). */
+  emptyCell?: TableCellProps & { 'data-testid'?: string };
+  sort?: Sort<string>;
+  onSort?: (field: string) => void;
 }) {
   const span = columns.length;
   return (
     <Table size="small" data-testid={testId}>
       <TableHead>
         <TableRow>
-          {columns.map((c, i) => (
-            <TableCell key={i} align={c.align}>
-              {c.label}
-            </TableCell>
-          ))}
+          {columns.map((c, i) =>
+            c.sortField && sort && onSort ? (
+              <SortHeaderCell key={i} field={c.sortField} label={String(c.label)} sort={sort} onSort={onSort} />
+            ) : (
+              <TableCell key={i} align={c.align} padding={c.cell?.padding}>
+                {c.label}
+              </TableCell>
+            ),
+          )}
         </TableRow>
       </TableHead>
       <TableBody>
@@ -50,7 +65,7 @@ export function SimpleTable<T>({
         )}
         {rows?.length === 0 && emptyText && (
           <TableRow>
-            <TableCell colSpan={span} data-testid={emptyTestId}>
+            <TableCell colSpan={span} {...emptyCell}>
               {emptyText}
             </TableCell>
           </TableRow>
@@ -58,7 +73,7 @@ export function SimpleTable<T>({
         {rows?.map((r) => (
           <TableRow key={rowKey(r)} {...rowProps?.(r)}>
             {columns.map((c, i) => (
-              <TableCell key={i} align={c.align}>
+              <TableCell key={i} align={c.align} {...c.cell}>
                 {c.render(r)}
               </TableCell>
             ))}

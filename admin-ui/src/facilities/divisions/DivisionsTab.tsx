@@ -80,7 +80,7 @@ export function DivisionsTab({ facilityId, hideSearch = false }: { facilityId: n
         rowKey={(d) => d.id}
         rowProps={(d) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => setOpen({ id: d.id }), 'data-testid': 'division-row' })}
         emptyText={error ? undefined : 'No divisions'}
-        emptyTestId="division-empty"
+        emptyCell={{ 'data-testid': 'division-empty' }}
       />
       <TablePager total={total} page={page} perPage={SIMPLE_LIST_PAGE_SIZE} onPageChange={setPage} />
       {open && (

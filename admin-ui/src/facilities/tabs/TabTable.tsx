@@ -113,7 +113,7 @@ export function TabTable<T extends { id: number }>(props: {
             : { 'data-testid': `${prefix}-row` }
         }
         emptyText={props.emptyText}
-        emptyTestId={`${prefix}-empty`}
+        emptyCell={{ 'data-testid': `${prefix}-empty` }}
       />
       <TablePager total={props.data?.total} {...props.pager} />
       {props.dialogs}
