@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, type DialogProps } from '@mui/material';
+import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, type DialogProps, type SxProps } from '@mui/material';
 
 /** The primary button of a dialog (Save, Apply, Add…). */
 export interface DialogAction {
@@ -11,7 +11,8 @@ export interface DialogAction {
 
 /**
  * A simple dialog with its own fields: the title, the content, Cancel and one primary button.
- * The caller keeps the field state and checks it in `action.onClick`.
+ * The caller keeps the field state and checks it in `action.onClick`; while `busy` the dialog
+ * stays open and the primary button shows a spinner.
  */
 export function ActionDialog({
   open = true,
@@ -22,6 +23,9 @@ export function ActionDialog({
   maxWidth,
   fullWidth,
   dividers,
+  contentSx,
+  cancelTestId,
+  busy = false,
   children,
 }: {
   open?: boolean;
@@ -32,15 +36,28 @@ export function ActionDialog({
   maxWidth?: DialogProps['maxWidth'];
   fullWidth?: boolean;
   dividers?: boolean;
+  contentSx?: SxProps;
+  cancelTestId?: string;
+  busy?: boolean;
   children: ReactNode;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={maxWidth} fullWidth={fullWidth} data-testid={testId}>
+    <Dialog open={open} onClose={busy ? undefined : onClose} maxWidth={maxWidth} fullWidth={fullWidth} data-testid={testId}>
       <DialogTitle>{title}</DialogTitle>
-      <DialogContent dividers={dividers}>{children}</DialogContent>
+      <DialogContent dividers={dividers} sx={contentSx}>
+        {children}
+      </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={action.onClick} disabled={action.disabled} data-testid={action.testId}>
+        <Button onClick={onClose} disabled={busy} data-testid={cancelTestId}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          onClick={action.onClick}
+          disabled={action.disabled || busy}
+          data-testid={action.testId}
+          startIcon={busy ? <CircularProgress size={16} /> : undefined}
+        >
           {action.label}
         </Button>
       </DialogActions>

@@ -4,7 +4,7 @@ import { Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } 
 /** What a message dialog says. */
 export interface Message {
   title: string;
-  message: string;
+  message: ReactNode;
 }
 
 /**
@@ -19,7 +19,8 @@ export function MessageDialog({
   children,
 }: {
   content: Message | null;
-  onClose: () => void;
+  /** Undefined while the dialog must stay open (a command under way). */
+  onClose: (() => void) | undefined;
   testId: string;
   actions: ReactNode;
   children?: ReactNode;
@@ -28,7 +29,7 @@ export function MessageDialog({
     <Dialog open={!!content} onClose={onClose} data-testid={testId}>
       <DialogTitle>{content?.title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{content?.message}</DialogContentText>
+        <DialogContentText component="div">{content?.message}</DialogContentText>
         {children}
       </DialogContent>
       <DialogActions>{actions}</DialogActions>
