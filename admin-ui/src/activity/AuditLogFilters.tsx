@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AutocompleteInput, DateTimeInput, SelectInput, useInput } from 'react-admin';
-import { auditLogFilterRules, AUDIT_LOG_DEFAULT_RANGE_MS, USER_SEARCH_MIN_CHARS } from '@crisis/forms';
+import { auditLogFilterRules, AUDIT_LOG_DEFAULT_RANGE_MS, USER_SEARCH_MIN_CHARS, type UserLookup } from '@crisis/forms';
 import { useDebounced } from '../common/useDebounced';
-import { fetchMainActions, lookupUsers, userLabel, type UserLookup } from './auditLogApi';
+import { useAppData, useAppQuery } from '../data/query';
+
+const userLabel = (u: UserLookup) =>
+  `${u.fullName ?? [u.firstName, u.lastName].filter(Boolean).join(' ')}${u.email ? ` (${u.email})` : ''}`.trim();
 
 const toIso = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v === 'string' && v ? new Date(v).toISOString() : null);
 
@@ -26,22 +29,15 @@ interface FilterProps {
 }
 
 function MainActionFilter(_: FilterProps) {
-  const [choices, setChoices] = useState<Array<{ id: string; name: string }>>([]);
-  useEffect(() => {
-    let live = true;
-    fetchMainActions()
-      .then((list) => live && setChoices(list.map((a) => ({ id: a, name: a }))))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  const actions = useAppQuery(['audit', 'mainActions'], (dp) => dp.auditMainActions()).data ?? [];
+  const choices = actions.map((a) => ({ id: a, name: a }));
   return <SelectInput source="mainAction" label="Main action" choices={choices} emptyText="Any" sx={{ minWidth: 200 }} data-testid="audit-filter-mainAction" />;
 }
 
 /** User autocomplete on GET /api/user/lookups (3+ characters), filtering by user id. */
 function UserFilter(_: FilterProps) {
   const { field } = useInput({ source: 'userId' });
+  const dp = useAppData();
   const [search, setSearch] = useState('');
   const debounced = useDebounced(search, 300);
   const [found, setFound] = useState<UserLookup[]>([]);
@@ -49,7 +45,7 @@ function UserFilter(_: FilterProps) {
   useEffect(() => {
     if (debounced.length < USER_SEARCH_MIN_CHARS) return;
     let live = true;
-    lookupUsers({ nameOrEmail: debounced }).then((r) => live && setFound(r)).catch(() => undefined);
+    dp.lookupUsers({ nameOrEmail: debounced }).then((r) => live && setFound(r)).catch(() => undefined);
     return () => {
       live = false;
     };
@@ -58,7 +54,7 @@ function UserFilter(_: FilterProps) {
   useEffect(() => {
     const id = Number(field.value);
     if (!id || selected?.id === id) return;
-    lookupUsers({ id: [id] })
+    dp.lookupUsers({ id: [id] })
       .then((r) => setSelected(r.find((u) => u.id === id) ?? { id, fullName: `User ${id}` }))
       .catch(() => setSelected({ id, fullName: `User ${id}` }));
   }, [field.value, selected?.id]);

@@ -7,28 +7,20 @@ import { AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@cr
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
+import { FoundTotal } from '../common/ReferenceList';
 import { auditLogDefaultFilter, auditLogFilters } from './AuditLogFilters';
-import { downloadAuditCsv } from './auditLogApi';
-
-function FoundTotal() {
-  const { total, isPending } = useListContext();
-  if (isPending || total === undefined) return null;
-  return (
-    <Typography variant="body2" color="text.secondary" data-testid="audit-total">
-      {total} found
-    </Typography>
-  );
-}
+import { useAppData } from '../data/query';
 
 /** Downloads the filtered list (same filter and sort) as the API's CSV attachment. */
 function DownloadCsvButton() {
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
+  const dp = useAppData();
   const [busy, setBusy] = useState(false);
   const onClick = async () => {
     setBusy(true);
     try {
-      await downloadAuditCsv(filterValues, sort);
+      await dp.downloadAuditCsv(filterValues, sort);
     } catch (e) {
       notify((e as Error).message || 'Incorrect response', { type: 'error' });
     } finally {
@@ -45,7 +37,7 @@ function DownloadCsvButton() {
 function ListActions() {
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal />
+      <FoundTotal testId="audit-total" />
       <DownloadCsvButton />
     </TopToolbar>
   );

@@ -7,7 +7,7 @@ import { setLastVisited } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { isCodedError } from '../data/codedError';
 import { SuccessChip } from './AuditLogList';
-import { fetchAuditEntry } from './auditLogApi';
+import { useAppData } from '../data/query';
 
 function Field({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -27,11 +27,12 @@ export function AuditLogShow() {
   const { id = '' } = useParams();
   const [entry, setEntry] = useState<AuditLogEntryDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const dp = useAppData();
   useEffect(() => {
     let live = true;
     setEntry(null);
     setError(null);
-    fetchAuditEntry(id)
+    dp.auditEntry(id)
       .then((e) => {
         if (!live) return;
         setEntry(e);

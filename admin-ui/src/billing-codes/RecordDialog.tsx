@@ -1,23 +1,8 @@
 import type { ReactNode } from 'react';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, useDataProvider, useGetOne, useNotify } from 'react-admin';
-import { useFormState } from 'react-hook-form';
+import { useDataProvider, useGetOne, useNotify } from 'react-admin';
 import { normalizeInput } from '@crisis/forms';
+import { FormDialog, ON_TOUCHED } from '../common/FormDialog';
 import { fieldErrorsOf } from './codedFields';
-
-function DialogButtons({ onClose, testId }: { onClose: () => void; testId: string }) {
-  const { isSubmitting } = useFormState();
-  return (
-    <DialogActions>
-      <Button onClick={onClose} data-testid={`${testId}-cancel`}>
-        Cancel
-      </Button>
-      <Button type="submit" variant="contained" disabled={isSubmitting} data-testid={`${testId}-save`}>
-        Save
-      </Button>
-    </DialogActions>
-  );
-}
 
 /**
  * The add/edit modal of a reference-data list (billing codes, group organizations): loads the
@@ -73,18 +58,15 @@ export function RecordDialog<T extends { id?: number }>({
   };
 
   return (
-    <Dialog open onClose={onClose} maxWidth={maxWidth} fullWidth data-testid={`${testId}-dialog`}>
-      <DialogTitle>{isNew ? title.create : title.edit}</DialogTitle>
-      {!record || (!isNew && isPending) ? (
-        <DialogContent>
-          <CircularProgress />
-        </DialogContent>
-      ) : (
-        <Form record={record as any} onSubmit={submit} validate={validate as any} mode="onTouched" reValidateMode="onChange">
-          <DialogContent dividers>{children}</DialogContent>
-          <DialogButtons onClose={onClose} testId={testId} />
-        </Form>
-      )}
-    </Dialog>
+    <FormDialog
+      title={isNew ? title.create : title.edit}
+      testId={testId}
+      maxWidth={maxWidth}
+      loading={!record || (!isNew && isPending)}
+      form={{ record: record as any, onSubmit: submit, validate: validate as any, ...ON_TOUCHED }}
+      onClose={onClose}
+    >
+      {children}
+    </FormDialog>
   );
 }

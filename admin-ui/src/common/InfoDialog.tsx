@@ -1,31 +1,30 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem } from '@mui/material';
+import { Button, List, ListItem } from '@mui/material';
+import { MessageDialog, type Message } from './MessageDialog';
 
-export interface InfoDialogContent {
-  title: string;
-  message: string;
+export interface InfoDialogContent extends Message {
   items: string[];
 }
 
 /** An informational dialog listing names (groups, patients, providers) that block an action. */
 export function InfoDialog({ content, onClose }: { content: InfoDialogContent | null; onClose: () => void }) {
   return (
-    <Dialog open={!!content} onClose={onClose} data-testid="info-dialog">
-      <DialogTitle>{content?.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{content?.message}</DialogContentText>
-        <List dense>
-          {content?.items.map((item, i) => (
-            <ListItem key={i} data-testid="info-dialog-item">
-              {item}
-            </ListItem>
-          ))}
-        </List>
-      </DialogContent>
-      <DialogActions>
+    <MessageDialog
+      content={content}
+      onClose={onClose}
+      testId="info-dialog"
+      actions={
         <Button onClick={onClose} variant="contained">
           OK
         </Button>
-      </DialogActions>
-    </Dialog>
+      }
+    >
+      <List dense>
+        {content?.items.map((item, i) => (
+          <ListItem key={i} data-testid="info-dialog-item">
+            {item}
+          </ListItem>
+        ))}
+      </List>
+    </MessageDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Create, useNotify, useRedirect } from 'react-admin';
+import { Create } from 'react-admin';
 import { normalizeInput } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
+import { useSavedThen } from '../common/RecordForm';
 import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
 import { facilityTabsFor } from './facilityTabVisibility';
@@ -9,20 +10,14 @@ import { toFacilityPayload } from './facilityPayload';
 
 export function FacilityCreate() {
   const session = useSession();
-  const notify = useNotify();
-  const redirect = useRedirect();
+  const saved = useSavedThen('Facility created', 'edit', 'facilities');
   return (
     <Create
       title=" "
       component="div"
       mutationMode="pessimistic"
       transform={(values: any) => normalizeInput(toFacilityPayload(values))}
-      mutationOptions={{
-        onSuccess: (data: { id: number }) => {
-          notify('Facility created', { type: 'success' });
-          redirect('edit', 'facilities', data.id);
-        },
-      }}
+      mutationOptions={saved}
     >
       <PageTitle title="New facility" />
       <FacilityTabs

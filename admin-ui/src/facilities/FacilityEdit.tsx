@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Chip } from '@mui/material';
 import { Edit, useNotify, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { normalizeInput } from '@crisis/forms';
@@ -8,7 +7,7 @@ import { blockedActionDialog } from '../common/blockedAction';
 import { InfoDialog, type InfoDialogContent } from '../common/InfoDialog';
 import { isCodedError } from '../data/codedError';
 import { setLastVisited } from '../common/listPersistence';
-import { PageTitle } from '../common/PageTitle';
+import { ActiveRecordTitle } from '../common/ReferenceList';
 import { DivisionsTab } from './divisions/DivisionsTab';
 import { CredentialedProvidersTab, EvaluationFormsTab, PreferredFacilitiesTab, RestrictionsTab } from './tabs';
 import { IpAllowListForm } from './tabs/ip-allow-list';
@@ -18,16 +17,6 @@ import { FacilityForm } from './FacilityForm';
 import { facilityTabsFor } from './facilityTabVisibility';
 import { toFacilityPayload } from './facilityPayload';
 import type { FacilityRecord } from './facilityTypes';
-
-function FacilityHeader() {
-  const record = useRecordContext<FacilityRecord>();
-  if (!record) return null;
-  return (
-    <PageTitle title={record.name}>
-      <Chip size="small" label={record.isActive ? 'Active' : 'Inactive'} color={record.isActive ? 'success' : 'default'} />
-    </PageTitle>
-  );
-}
 
 function FacilityEditTabs() {
   const session = useSession();
@@ -78,7 +67,7 @@ export function FacilityEdit() {
         },
       }}
     >
-      <FacilityHeader />
+      <ActiveRecordTitle />
       <FacilityEditTabs />
       <InfoDialog content={blocked} onClose={() => setBlocked(null)} />
     </Edit>

@@ -1,20 +1,7 @@
-import { Button } from '@mui/material';
-import { SaveButton, SimpleForm, Toolbar } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { SimpleForm } from 'react-admin';
 import { FacilityGeneralFields } from './FacilityGeneralFields';
 import { NEW_FACILITY_DEFAULTS, validateFacility } from './facilityPayload';
-
-function FacilityFormToolbar() {
-  const navigate = useNavigate();
-  return (
-    <Toolbar sx={{ gap: 1 }}>
-      <SaveButton label="Save" data-testid="facility-save" alwaysEnable />
-      <Button variant="outlined" onClick={() => navigate('/facilities')} data-testid="facility-cancel">
-        Cancel
-      </Button>
-    </Toolbar>
-  );
-}
+import { SaveCancelToolbar } from '../common/RecordForm';
 
 /** The ITP admin's general tab: every field of the facility, validated by the shared schema. */
 export function FacilityForm({ isNew }: { isNew: boolean }) {
@@ -24,7 +11,7 @@ export function FacilityForm({ isNew }: { isNew: boolean }) {
       mode="onTouched"
       reValidateMode="onChange"
       defaultValues={isNew ? NEW_FACILITY_DEFAULTS : undefined}
-      toolbar={<FacilityFormToolbar />}
+      toolbar={<SaveCancelToolbar testId="facility" back="/facilities" />}
       sx={{ p: 0 }}
     >
       <FacilityGeneralFields mode="full" />

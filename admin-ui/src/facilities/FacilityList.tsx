@@ -1,26 +1,15 @@
-import { Box, Typography } from '@mui/material';
-import { CreateButton, Datagrid, FunctionField, List, TextField, TopToolbar, useListContext } from 'react-admin';
+import { Typography } from '@mui/material';
+import { CreateButton, Datagrid, FunctionField, TextField, TopToolbar, useListContext } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
-import { PageTitle } from '../common/PageTitle';
-import { ListPager } from '../common/ListPager';
+import { FoundTotal, ReferenceList } from '../common/ReferenceList';
 import { facilityFilters } from './FacilityFilters';
 import type { FacilityRecord } from './facilityTypes';
-
-function FoundTotal() {
-  const { total, isPending } = useListContext();
-  if (isPending || total === undefined) return null;
-  return (
-    <Typography variant="body2" color="text.secondary" data-testid="facility-total">
-      {total} found
-    </Typography>
-  );
-}
 
 function ListActions() {
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal />
+      <FoundTotal testId="facility-total" />
       <CreateButton label="Add facility" data-testid="facility-add" />
     </TopToolbar>
   );
@@ -80,20 +69,8 @@ function FacilityRows() {
 /** /facilities (ITP admin): filters, paging and scroll persist until sign-out or page unload. */
 export function FacilityList() {
   return (
-    <Box>
-      <PageTitle title="Facilities" />
-      <List
-        title=" "
-        filters={facilityFilters}
-        sort={{ field: 'name', order: 'ASC' }}
-        perPage={25}
-        pagination={<ListPager />}
-        actions={<ListActions />}
-        empty={false}
-        storeKey="facilities.listParams"
-      >
-        <FacilityRows />
-      </List>
-    </Box>
+    <ReferenceList title="Facilities" filters={facilityFilters} storeKey="facilities.listParams" actions={<ListActions />}>
+      <FacilityRows />
+    </ReferenceList>
   );
 }

@@ -69,6 +69,11 @@ function GroupFields() {
   const facilities = useFacilitiesOf(states);
   const toChoice = (f: FacilityChoice) => ({ id: f.id, name: label(f) });
   const noStates = states.length === 0;
+  const facilityLists: Array<[string, string, FacilityChoice[]]> = [
+    ['facilities', 'Facilities *', facilities.filter((f) => !excluded.includes(f.id))],
+    ['excludedFacilities', 'Excluded facilities', facilities.filter((f) => !included.includes(f.id))],
+    ['placementFacilities', 'Placement facilities', facilities],
+  ];
   const reset = () => {
     for (const f of ['counties', 'facilities', 'excludedFacilities', 'placementFacilities'])
       setValue(f, [], { shouldDirty: true, shouldValidate: false });
@@ -95,30 +100,17 @@ function GroupFields() {
           {noStates ? 'Choose the states first.' : 'County names in the chosen states: type a name and press Enter.'}
         </Typography>
       </Box>
-      <AutocompleteArrayInput
-        source="facilities"
-        label="Facilities *"
-        choices={facilities.filter((f) => !excluded.includes(f.id)).map(toChoice)}
-        disabled={noStates}
-        fullWidth
-        data-testid="group-facilities"
-      />
-      <AutocompleteArrayInput
-        source="excludedFacilities"
-        label="Excluded facilities"
-        choices={facilities.filter((f) => !included.includes(f.id)).map(toChoice)}
-        disabled={noStates}
-        fullWidth
-        data-testid="group-excludedFacilities"
-      />
-      <AutocompleteArrayInput
-        source="placementFacilities"
-        label="Placement facilities"
-        choices={facilities.map(toChoice)}
-        disabled={noStates}
-        fullWidth
-        data-testid="group-placementFacilities"
-      />
+      {facilityLists.map(([source, label, offered]) => (
+        <AutocompleteArrayInput
+          key={source}
+          source={source}
+          label={label}
+          choices={offered.map(toChoice)}
+          disabled={noStates}
+          fullWidth
+          data-testid={`group-${source}`}
+        />
+      ))}
     </Box>
   );
 }

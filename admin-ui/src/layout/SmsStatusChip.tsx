@@ -5,7 +5,7 @@ import { useNotify } from 'react-admin';
 import { formatDateTime, isReceivingSms } from '@crisis/forms';
 import { useReloadSession, useSession } from '../auth/session';
 import { SmsSettingsDialog } from '../sms-notifications/SmsSettingsDialog';
-import { smsApi } from '../sms-notifications/smsApi';
+import { useAppData } from '../data/query';
 
 /** "3h 05m" left of a timed window. */
 function remaining(until: string, now: number): string {
@@ -25,6 +25,7 @@ export function SmsStatusChip() {
   const reload = useReloadSession();
   const notify = useNotify();
   const [open, setOpen] = useState(false);
+  const dp = useAppData();
   const [now, setNow] = useState(Date.now());
   const sms = context.smsNotifications;
   const until = !sms?.alwaysReceive ? sms?.receiveUntil ?? null : null;
@@ -37,7 +38,7 @@ export function SmsStatusChip() {
   const on = isReceivingSms(sms, new Date(now));
   const stop = async () => {
     try {
-      await smsApi.stop();
+      await dp.smsStop();
       notify('SMS notifications stopped', { type: 'success' });
       await reload();
     } catch (e: any) {

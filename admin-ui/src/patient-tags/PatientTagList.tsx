@@ -1,18 +1,8 @@
-import { Box } from '@mui/material';
-import { CreateButton, Datagrid, DeleteWithConfirmButton, List, SearchInput, TextField, TopToolbar, useNotify } from 'react-admin';
-import { ListPager } from '../common/ListPager';
-import { PageTitle } from '../common/PageTitle';
+import { CreateButton, Datagrid, DeleteWithConfirmButton, SearchInput, TextField, TopToolbar, useNotify } from 'react-admin';
+import { ReferenceList } from '../common/ReferenceList';
 import { inputTestId } from '../common/testId';
 
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Search by name" {...inputTestId('patient-tag-filter-q')} />];
-
-function Actions() {
-  return (
-    <TopToolbar>
-      <CreateButton label="Add patient tag" data-testid="patient-tag-add" />
-    </TopToolbar>
-  );
-}
 
 /** Removal asks first (spec 03 §8: a confirmation dialog precedes removals). */
 export function RemoveTagButton() {
@@ -33,23 +23,19 @@ export function RemoveTagButton() {
 /** /patient-tags (ITP admin): name search, default sort name ascending. */
 export function PatientTagList() {
   return (
-    <Box>
-      <PageTitle title="Patient tags" />
-      <List
-        title=" "
-        filters={filters}
-        sort={{ field: 'name', order: 'ASC' }}
-        perPage={25}
-        pagination={<ListPager />}
-        actions={<Actions />}
-        empty={false}
-        storeKey={false}
-      >
-        <Datagrid bulkActionButtons={false} rowClick="edit" data-testid="patient-tag-table">
-          <TextField source="name" label="Name" />
-          <RemoveTagButton />
-        </Datagrid>
-      </List>
-    </Box>
+    <ReferenceList
+      title="Patient tags"
+      filters={filters}
+      actions={
+        <TopToolbar>
+          <CreateButton label="Add patient tag" data-testid="patient-tag-add" />
+        </TopToolbar>
+      }
+    >
+      <Datagrid bulkActionButtons={false} rowClick="edit" data-testid="patient-tag-table">
+        <TextField source="name" label="Name" />
+        <RemoveTagButton />
+      </Datagrid>
+    </ReferenceList>
   );
 }

@@ -1,23 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { Edit, useNotify, useRecordContext, useRefresh, useUpdate } from 'react-admin';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { Edit, useNotify, useRefresh, useUpdate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { DEFAULT_MESSAGES, normalizeInput } from '@crisis/forms';
 import { setLastVisited } from '../common/listPersistence';
-import { PageTitle } from '../common/PageTitle';
+import { ActiveRecordTitle } from '../common/ReferenceList';
 import { codeOf, fieldErrorsOf } from '../billing-codes/codedFields';
 import { PayerForm } from './PayerForm';
 import { PAYER_IN_USE_CODES, toPayerPayload } from './payerPayload';
-
-function PayerHeader() {
-  const record = useRecordContext<{ name: string; isActive: boolean }>();
-  if (!record) return null;
-  return (
-    <PageTitle title={record.name}>
-      <Chip size="small" label={record.isActive ? 'Active' : 'Inactive'} color={record.isActive ? 'success' : 'default'} />
-    </PageTitle>
-  );
-}
 
 /**
  * /payers/{id}. Editing or deactivating a payer used by patients is refused with one of the
@@ -77,7 +67,7 @@ export function PayerEdit() {
         },
       }}
     >
-      <PayerHeader />
+      <ActiveRecordTitle />
       <PayerForm isNew={false} />
       <Dialog open={!!confirm} onClose={() => setConfirm(null)} data-testid="payer-force-dialog">
         <DialogTitle>Payer in use</DialogTitle>

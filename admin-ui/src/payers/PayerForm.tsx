@@ -1,24 +1,12 @@
-import { Box, Button, Typography } from '@mui/material';
-import { SaveButton, SelectInput, SimpleForm, TextInput, Toolbar } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { Box, Typography } from '@mui/material';
+import { SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { US_STATES } from '@crisis/forms';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { inputTestId } from '../common/testId';
 import { NEW_PAYER, validatePayer } from './payerPayload';
+import { SaveCancelToolbar } from '../common/RecordForm';
 
 const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.code} – ${s.name}` }));
-
-function PayerToolbar() {
-  const navigate = useNavigate();
-  return (
-    <Toolbar sx={{ gap: 1 }}>
-      <SaveButton label="Save" data-testid="payer-save" alwaysEnable />
-      <Button variant="outlined" onClick={() => navigate('/payers')} data-testid="payer-cancel">
-        Cancel
-      </Button>
-    </Toolbar>
-  );
-}
 
 /** Payer fields (spec 03 §3 Payer): name required and unique; code, plan name, address optional. */
 export function PayerForm({ isNew }: { isNew: boolean }) {
@@ -28,7 +16,7 @@ export function PayerForm({ isNew }: { isNew: boolean }) {
       mode="onTouched"
       reValidateMode="onChange"
       defaultValues={isNew ? NEW_PAYER : undefined}
-      toolbar={<PayerToolbar />}
+      toolbar={<SaveCancelToolbar testId="payer" back="/payers" />}
     >
       <Box sx={{ display: 'grid', gridTemplateColumns: { md: '2fr 1fr' }, gap: 2, width: '100%', maxWidth: 900 }}>
         <TextInput source="name" label="Name" isRequired {...inputTestId('payer-name')} />

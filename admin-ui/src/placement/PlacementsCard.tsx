@@ -16,18 +16,14 @@ import {
   DialogContentText,
   DialogTitle,
   FormControlLabel,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
 import StarIcon from '@mui/icons-material/Star';
-import { ADD_TASKS_MAX, formatDateTime, type ReferringDivisionOption } from '@crisis/forms';
+import { ADD_TASKS_MAX, formatDateTime, type PlacementTask, type ReferringDivisionOption } from '@crisis/forms';
 import { useSession } from '../auth/session';
+import { SimpleTable } from '../common/SimpleTable';
 import { isCodedError } from '../data/codedError';
 import type { AppDataProvider } from '../data/dataProvider';
 import { keys, useAppData, useAppQuery, useCaseCommand } from '../data/query';
@@ -43,6 +39,18 @@ export function travelTime(seconds: number | null | undefined): string {
   if (seconds == null) return '';
   const minutes = Math.round(seconds / 60);
   return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+/** A task's follow-up: the division's hold when it ends after the callback, else the callback (red once due). */
+function FollowUp({ task: t }: { task: PlacementTask }) {
+  const held = t.holdUntil && (!t.callbackAt || t.holdUntil > t.callbackAt);
+  if (held)
+    return (
+      <Tooltip title={`Division on hold: ${enumLabel(t.holdResult)}`}>
+        <span>{formatDateTime(t.holdUntil!)} (hold)</span>
+      </Tooltip>
+    );
+  return t.callbackAt ? <span style={t.dueAt ? { color: '#d32f2f' } : undefined}>{formatDateTime(t.callbackAt)}</span> : '';
 }
 
 /**
@@ -142,68 +150,51 @@ export function PlacementsCard({ caseRecord }: CaseCardProps) {
         {error && <Typography color="error">{error}</Typography>}
         {data && tasks.length === 0 && <Typography color="text.secondary">No placement tasks.</Typography>}
         {tasks.length > 0 && (
-          <Table size="small" data-testid="placements-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>Travel time</TableCell>
-                <TableCell>Facility / division</TableCell>
-                <TableCell>Address</TableCell>
-                <TableCell>Last call</TableCell>
-                <TableCell>Latest result</TableCell>
-                <TableCell>Follow-up</TableCell>
-                <TableCell>Claim</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {tasks.map((t) => {
-                const held = t.holdUntil && (!t.callbackAt || t.holdUntil > t.callbackAt);
-                return (
-                  <TableRow key={t.id} data-testid="placement-row">
-                    <TableCell>{travelTime(t.travelSeconds)}</TableCell>
-                    <TableCell>
-                      <Tooltip title={t.reasons?.length ? <Box component="ul" sx={{ m: 0, pl: 2 }}>{t.reasons.map((r) => <li key={r}>{r}</li>)}</Box> : 'Added by hand'}>
-                        <span>
-                          {t.isPreferredFacility && <StarIcon fontSize="inherit" color="warning" titleAccess="Preferred facility" sx={{ mr: 0.5, verticalAlign: 'middle' }} />}
-                          {t.facilityName} / {t.divisionName}
-                          {t.isVeteranOnlyDivision && (
-                            <Typography component="span" variant="caption" sx={{ ml: 0.5 }} color="primary" title="Veterans only">
-                              (VA)
-                            </Typography>
-                          )}
-                        </span>
-                      </Tooltip>
-                      {t.notes && (
-                        <Typography variant="caption" color="text.secondary" display="block">
-                          {t.notes}
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell>{[t.address.city, t.address.state].filter(Boolean).join(', ')}</TableCell>
-                    <TableCell>{t.lastCall ? formatDateTime(t.lastCall.createdAt) : ''}</TableCell>
-                    <TableCell>
-                      {t.lastCall && (
-                        <Tooltip title={t.lastCall.note ?? ''}>
-                          <span>{enumLabel(t.lastCall.result)}</span>
-                        </Tooltip>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      {held ? (
-                        <Tooltip title={`Division on hold: ${enumLabel(t.holdResult)}`}>
-                          <span>{formatDateTime(t.holdUntil!)} (hold)</span>
-                        </Tooltip>
-                      ) : t.callbackAt ? (
-                        <span style={t.dueAt ? { color: '#d32f2f' } : undefined}>{formatDateTime(t.callbackAt)}</span>
-                      ) : (
-                        ''
-                      )}
-                    </TableCell>
-                    <TableCell>{t.claim?.claimedByName ?? ''}</TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
+          <SimpleTable<PlacementTask>
+            testId="placements-table"
+            columns={[
+              { label: 'Travel time', render: (t) => travelTime(t.travelSeconds) },
+              {
+                label: 'Facility / division',
+                render: (t) => (
+                  <>
+                    <Tooltip title={t.reasons?.length ? <Box component="ul" sx={{ m: 0, pl: 2 }}>{t.reasons.map((r) => <li key={r}>{r}</li>)}</Box> : 'Added by hand'}>
+                      <span>
+                        {t.isPreferredFacility && <StarIcon fontSize="inherit" color="warning" titleAccess="Preferred facility" sx={{ mr: 0.5, verticalAlign: 'middle' }} />}
+                        {t.facilityName} / {t.divisionName}
+                        {t.isVeteranOnlyDivision && (
+                          <Typography component="span" variant="caption" sx={{ ml: 0.5 }} color="primary" title="Veterans only">
+                            (VA)
+                          </Typography>
+                        )}
+                      </span>
+                    </Tooltip>
+                    {t.notes && (
+                      <Typography variant="caption" color="text.secondary" display="block">
+                        {t.notes}
+                      </Typography>
+                    )}
+                  </>
+                ),
+              },
+              { label: 'Address', render: (t) => [t.address.city, t.address.state].filter(Boolean).join(', ') },
+              { label: 'Last call', render: (t) => (t.lastCall ? formatDateTime(t.lastCall.createdAt) : '') },
+              {
+                label: 'Latest result',
+                render: (t) =>
+                  t.lastCall && (
+                    <Tooltip title={t.lastCall.note ?? ''}>
+                      <span>{enumLabel(t.lastCall.result)}</span>
+                    </Tooltip>
+                  ),
+              },
+              { label: 'Follow-up', render: (t) => <FollowUp task={t} /> },
+              { label: 'Claim', render: (t) => t.claim?.claimedByName ?? '' },
+            ]}
+            rows={tasks}
+            rowKey={(t) => t.id}
+            rowProps={() => ({ 'data-testid': 'placement-row' })}
+          />
         )}
       </CardContent>
 

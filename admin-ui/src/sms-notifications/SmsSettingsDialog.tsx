@@ -14,12 +14,13 @@ import { useNotify } from 'react-admin';
 import { smsHoursLimit, smsNotificationsStartRules, type FieldError, type SmsNotificationsStartInput, type SmsReceiveType } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { validatePayload } from '../common/schemaValidation';
-import { smsApi } from './smsApi';
+import { useAppData } from '../data/query';
 
 /** Spec 03 §5 SMS settings: phone required and valid; always, or for the next N hours (at most the role limit). */
 export function SmsSettingsDialog({ open, onClose, onChanged }: { open: boolean; onClose: () => void; onChanged: () => Promise<void> }) {
   const { context } = useSession();
   const notify = useNotify();
+  const dp = useAppData();
   const limit = smsHoursLimit(context.role);
   const [phone, setPhone] = useState(context.smsNotifications?.phone ?? '');
   const [type, setType] = useState<SmsReceiveType>('ForTheNextNumberOfHours');
@@ -39,7 +40,7 @@ export function SmsSettingsDialog({ open, onClose, onChanged }: { open: boolean;
     if (found.length) return;
     setBusy(true);
     try {
-      await smsApi.start(body);
+      await dp.smsStart(body);
       notify('SMS notifications started', { type: 'success' });
       await onChanged();
       onClose();

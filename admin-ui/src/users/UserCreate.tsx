@@ -1,14 +1,14 @@
-import { Create, useNotify, useRedirect } from 'react-admin';
+import { Create } from 'react-admin';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
+import { useSavedThen } from '../common/RecordForm';
 import { UserForm } from './UserForm';
 import { newUserDefaults, toUserPayload } from './userPayload';
 
 /** /users/invite: the invitation e-mail carries a one-time set-password link. */
 export function UserInvite() {
   const { context } = useSession();
-  const notify = useNotify();
-  const redirect = useRedirect();
+  const saved = useSavedThen('User invited', 'list', 'users');
   return (
     <Create
       resource="users"
@@ -16,12 +16,7 @@ export function UserInvite() {
       component="div"
       mutationMode="pessimistic"
       transform={(values: any) => toUserPayload(values)}
-      mutationOptions={{
-        onSuccess: () => {
-          notify('User invited', { type: 'success' });
-          redirect('list', 'users');
-        },
-      }}
+      mutationOptions={saved}
     >
       <PageTitle title="Invite user" />
       <UserForm isNew defaultValues={newUserDefaults(context)} />

@@ -1,7 +1,8 @@
 import { Button, Chip } from '@mui/material';
-import { Edit, useNotify, useRecordContext, useRedirect, useRefresh } from 'react-admin';
+import { Edit, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { userStatus, type UserRecord } from '@crisis/forms';
 import { PageTitle } from '../common/PageTitle';
+import { useSavedThen } from '../common/RecordForm';
 import { UserForm } from './UserForm';
 import { toUserPayload } from './userPayload';
 import { usersApi } from './usersDataProvider';
@@ -34,20 +35,14 @@ function UserHeader() {
 
 /** /users/{id}: organization type and organization are fixed; a provider's user type too. */
 export function UserEdit() {
-  const notify = useNotify();
-  const redirect = useRedirect();
+  const saved = useSavedThen('User updated', 'list', 'users');
   return (
     <Edit
       title=" "
       component="div"
       mutationMode="pessimistic"
       transform={(values: any) => toUserPayload(values)}
-      mutationOptions={{
-        onSuccess: () => {
-          notify('User updated', { type: 'success' });
-          redirect('list', 'users');
-        },
-      }}
+      mutationOptions={saved}
     >
       <UserHeader />
       <UserForm isNew={false} />

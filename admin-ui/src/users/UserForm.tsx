@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Typography } from '@mui/material';
-import { BooleanInput, SaveButton, SelectArrayInput, SelectInput, SimpleForm, TextInput, Toolbar } from 'react-admin';
+import { Box, Typography } from '@mui/material';
+import { BooleanInput, SelectArrayInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
 import {
   ORGANIZATION_TYPES,
   OrganizationType,
@@ -21,6 +20,7 @@ import { PhoneInput } from '../common/PhoneInput';
 import { inputTestId } from '../common/testId';
 import { api } from '../data/httpClient';
 import { validateUser } from './userPayload';
+import { SaveCancelToolbar } from '../common/RecordForm';
 
 type Choice = { id: number | string; name: string };
 
@@ -133,22 +133,10 @@ function AffiliationFields({ isNew }: { isNew: boolean }) {
   );
 }
 
-function UserFormToolbar() {
-  const navigate = useNavigate();
-  return (
-    <Toolbar sx={{ gap: 1 }}>
-      <SaveButton label="Save" data-testid="user-save" alwaysEnable />
-      <Button variant="outlined" onClick={() => navigate('/users')} data-testid="user-cancel">
-        Cancel
-      </Button>
-    </Toolbar>
-  );
-}
-
 /** Invite and edit (spec 03 §5 Invite/edit user), with the §4 form dynamics written in forms/. */
 export function UserForm({ isNew, defaultValues }: { isNew: boolean; defaultValues?: Record<string, unknown> }) {
   return (
-    <SimpleForm validate={validateUser} mode="onTouched" reValidateMode="onChange" defaultValues={defaultValues} toolbar={<UserFormToolbar />}>
+    <SimpleForm validate={validateUser} mode="onTouched" reValidateMode="onChange" defaultValues={defaultValues} toolbar={<SaveCancelToolbar testId="user" back="/users" />}>
       <Box sx={{ display: 'flex', flexDirection: 'column', width: '100%', maxWidth: 520 }}>
         <TextInput source="firstName" label="First name" {...inputTestId('user-firstName')} />
         <TextInput source="lastName" label="Last name" {...inputTestId('user-lastName')} />

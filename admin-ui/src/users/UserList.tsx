@@ -26,6 +26,7 @@ import {
   type UserRecord,
 } from '@crisis/forms';
 import { useSession } from '../auth/session';
+import { FoundTotal } from '../common/ReferenceList';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
 import { usersApi } from './usersDataProvider';
@@ -169,21 +170,11 @@ function UserFilters() {
   );
 }
 
-function FoundTotal() {
-  const { total, isPending } = useListContext();
-  if (isPending || total === undefined) return null;
-  return (
-    <Typography variant="body2" color="text.secondary" data-testid="users-total">
-      {total} found
-    </Typography>
-  );
-}
-
 function ListActions() {
   const [importing, setImporting] = useState(false);
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal />
+      <FoundTotal testId="users-total" />
       <Button variant="outlined" size="small" onClick={() => setImporting(true)} data-testid="users-import">
         Import
       </Button>

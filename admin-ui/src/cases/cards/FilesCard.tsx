@@ -4,11 +4,6 @@ import {
   Button,
   Chip,
   IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   Tooltip,
   Typography,
@@ -22,6 +17,7 @@ import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_
 import { useSession } from '../../auth/session';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import { FormDialog, NoteField, schemaProblems } from '../page/dialogs';
+import { SimpleTable } from '../../common/SimpleTable';
 import type { CaseCardProps } from '../types';
 import { CaseCard, useCardCommands } from './CaseCard';
 import { authorName, when } from './records/recordFormat';
@@ -155,32 +151,31 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
     >
       {data?.length ? (
         <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" data-testid="files-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>Title</TableCell>
-                <TableCell>Submitted</TableCell>
-                <TableCell>Submitted by</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.map((f) => (
-                <TableRow key={f.id} data-testid="file-row" data-hidden={f.hidden ? 'true' : 'false'} sx={{ opacity: f.hidden ? 0.5 : 1 }}>
-                  <TableCell>
-                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-                      <span>{f.title}</span>
-                      {f.note ? (
-                        <Tooltip title={<span style={{ whiteSpace: 'pre-wrap' }}>{f.note}</span>}>
-                          <InfoOutlinedIcon fontSize="small" color="action" data-testid="file-note" />
-                        </Tooltip>
-                      ) : null}
-                      {f.hidden ? <Chip size="small" label="Hidden" /> : null}
-                    </Box>
-                  </TableCell>
-                  <TableCell>{when(f.submittedOn)}</TableCell>
-                  <TableCell>{authorName(f.submittedBy)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+          <SimpleTable<PatientFileRow>
+            testId="files-table"
+            columns={[
+              {
+                label: 'Title',
+                render: (f) => (
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+                    <span>{f.title}</span>
+                    {f.note ? (
+                      <Tooltip title={<span style={{ whiteSpace: 'pre-wrap' }}>{f.note}</span>}>
+                        <InfoOutlinedIcon fontSize="small" color="action" data-testid="file-note" />
+                      </Tooltip>
+                    ) : null}
+                    {f.hidden ? <Chip size="small" label="Hidden" /> : null}
+                  </Box>
+                ),
+              },
+              { label: 'Submitted', render: (f) => when(f.submittedOn) },
+              { label: 'Submitted by', render: (f) => authorName(f.submittedBy) },
+              {
+                label: 'Actions',
+                align: 'right',
+                cell: { sx: { whiteSpace: 'nowrap' } },
+                render: (f) => (
+                  <>
                     <Tooltip title={`Download ${f.fileName}`}>
                       <IconButton size="small" onClick={() => download(f)} data-testid="file-download">
                         <DownloadIcon fontSize="small" />
@@ -212,11 +207,14 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
                         </IconButton>
                       </Tooltip>
                     ) : null}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                  </>
+                ),
+              },
+            ]}
+            rows={data}
+            rowKey={(f) => f.id}
+            rowProps={(f) => ({ 'data-testid': 'file-row', 'data-hidden': f.hidden ? 'true' : 'false', sx: { opacity: f.hidden ? 0.5 : 1 } })}
+          />
         </Box>
       ) : null}
     </CaseCard>

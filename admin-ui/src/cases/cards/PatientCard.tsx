@@ -1,35 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  CardHeader,
-  Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TablePagination,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { useCallback, useState } from 'react';
+import { Alert, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TablePagination, TextField, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import LockIcon from '@mui/icons-material/Lock';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { BooleanInput, DateInput, Form, SelectInput, TextInput, useNotify } from 'react-admin';
-import { useFormState, useWatch } from 'react-hook-form';
+import { BooleanInput, DateInput, SelectInput, TextInput, useNotify } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import {
   ErrorCode,
   GENDERS,
@@ -37,16 +13,21 @@ import {
   formatPhone,
   lockedPatientFields,
   patientReference,
+  type PatientChangeLogRow,
   type PatientInput,
 } from '@crisis/forms';
 import { useSession } from '../../auth/session';
+import { FormDialog } from '../../common/FormDialog';
 import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';
 import { PhoneInput } from '../../common/PhoneInput';
 import { AddressFields } from '../../common/AddressFields';
 import { schemaValidator } from '../../common/schemaValidation';
-import { api, httpClient } from '../../data/httpClient';
+import { SimpleTable } from '../../common/SimpleTable';
 import { isCodedError } from '../../data/codedError';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 import type { CaseCardProps, CaseDetails } from '../types';
+import { CaseCard } from './CaseCard';
+import { addressLine, InfoRow as Row, TitleIconButton } from './InfoRow';
 
 const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: g.replace('_', ' ') }));
 const FIELD_LABELS: Record<string, string> = {
@@ -170,27 +151,16 @@ function PatientFormFields({ locked, patient, onExplain }: { locked: readonly st
   );
 }
 
-function SaveButtons({ onClose }: { onClose: () => void }) {
-  const { isSubmitting } = useFormState();
-  return (
-    <DialogActions>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="pe-save">
-        Save
-      </Button>
-    </DialogActions>
-  );
-}
-
 function PatientEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDetails; onClose: () => void; onSaved: () => void }) {
   const notify = useNotify();
+  const dp = useAppData();
   const patient = caseRecord.patient;
   const locked = lockedPatientFields(caseRecord.status);
   const [info, setInfo] = useState<InfoDialogContent | null>(null);
   const validate = schemaValidator('patient', (v: any) => toPayload(v, patient));
   const submit = async (values: any) => {
     try {
-      await api.put(`/api/cases/${caseRecord.id}/patient`, toPayload(values, patient));
+      await dp.caseUpdatePatient(caseRecord.id, toPayload(values, patient));
       notify('Patient saved', { type: 'success' });
       onSaved();
     } catch (e) {
@@ -202,43 +172,32 @@ function PatientEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseD
   };
   const record = { ...patient, ssn: patient.ssn ?? null };
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="patient-edit-dialog">
-      <DialogTitle>Edit patient</DialogTitle>
-      <Form record={record} onSubmit={submit} validate={validate} sanitizeEmptyValues={false}>
-        <DialogContent dividers>
-          {locked.length > 0 && (
-            <Alert severity="info" sx={{ mb: 2 }} data-testid="pe-locked-note">
-              While contacting service organizations the veteran flag, date of birth and gender cannot be changed.
-            </Alert>
-          )}
-          <PatientFormFields locked={locked} patient={patient} onExplain={() => setInfo(LOCKED_MESSAGE)} />
-        </DialogContent>
-        <SaveButtons onClose={onClose} />
-      </Form>
-      <InfoDialog content={info} onClose={() => setInfo(null)} />
-    </Dialog>
+    <FormDialog
+      title="Edit patient"
+      testId="pe"
+      dialogTestId="patient-edit-dialog"
+      maxWidth="md"
+      form={{ record, onSubmit: submit, validate, sanitizeEmptyValues: false }}
+      onClose={onClose}
+      dialogs={<InfoDialog content={info} onClose={() => setInfo(null)} />}
+    >
+      {locked.length > 0 && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="pe-locked-note">
+          While contacting service organizations the veteran flag, date of birth and gender cannot be changed.
+        </Alert>
+      )}
+      <PatientFormFields locked={locked} patient={patient} onExplain={() => setInfo(LOCKED_MESSAGE)} />
+    </FormDialog>
   );
 }
 
-interface LogRow {
-  id: number;
-  name: string;
-  oldValue: string | null;
-  newValue: string | null;
-  changedAt: string;
-  changedBy: { id: number | null; fullName: string | null };
-}
+const logValue = (r: PatientChangeLogRow, v: string | null) => yesNo(r.name === 'dateOfBirth' ? formatDob(v) : v) ?? '—';
 
 function PatientLogDialog({ caseId, onClose }: { caseId: number; onClose: () => void }) {
   const [page, setPage] = useState(0);
-  const [data, setData] = useState<{ rows: LogRow[]; total: number; pageSize: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    httpClient(`/api/cases/${caseId}/patient/logs?page=${page + 1}`).then(
-      (r) => setData(r.json),
-      (e) => setError((e as Error).message),
-    );
-  }, [caseId, page]);
+  const { data, error } = useAppQuery(keys.case(caseId, 'patientLogs', page), (dp) => dp.casePatientLogs(caseId, page + 1), {
+    placeholderData: (previous) => previous,
+  });
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="patient-log-dialog">
       <DialogTitle>Patient change log</DialogTitle>
@@ -248,28 +207,18 @@ function PatientLogDialog({ caseId, onClose }: { caseId: number; onClose: () => 
         {data && data.total === 0 && <Typography color="text.secondary">No changes yet.</Typography>}
         {data && data.total > 0 && (
           <>
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Changed</TableCell>
-                  <TableCell>By</TableCell>
-                  <TableCell>Field</TableCell>
-                  <TableCell>Old value</TableCell>
-                  <TableCell>New value</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.rows.map((r) => (
-                  <TableRow key={r.id} data-testid="patient-log-row">
-                    <TableCell>{formatDateTime(r.changedAt)}</TableCell>
-                    <TableCell>{r.changedBy.fullName}</TableCell>
-                    <TableCell>{FIELD_LABELS[r.name] ?? r.name}</TableCell>
-                    <TableCell>{yesNo(r.name === 'dateOfBirth' ? formatDob(r.oldValue) : r.oldValue) ?? '—'}</TableCell>
-                    <TableCell>{yesNo(r.name === 'dateOfBirth' ? formatDob(r.newValue) : r.newValue) ?? '—'}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <SimpleTable<PatientChangeLogRow>
+              columns={[
+                { label: 'Changed', render: (r) => formatDateTime(r.changedAt) },
+                { label: 'By', render: (r) => r.changedBy.fullName },
+                { label: 'Field', render: (r) => FIELD_LABELS[r.name] ?? r.name },
+                { label: 'Old value', render: (r) => logValue(r, r.oldValue) },
+                { label: 'New value', render: (r) => logValue(r, r.newValue) },
+              ]}
+              rows={data.rows}
+              rowKey={(r) => r.id}
+              rowProps={() => ({ 'data-testid': 'patient-log-row' })}
+            />
             {data.total > data.pageSize && (
               <TablePagination
                 component="div"
@@ -290,17 +239,6 @@ function PatientLogDialog({ caseId, onClose }: { caseId: number; onClose: () => 
   );
 }
 
-const Row = ({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) => (
-  <Stack direction="row" spacing={1} sx={{ py: 0.25 }}>
-    <Typography variant="body2" color="text.secondary" sx={{ minWidth: 130 }}>
-      {label}
-    </Typography>
-    <Typography variant="body2" data-testid={testId}>
-      {children}
-    </Typography>
-  </Stack>
-);
-
 /**
  * Patient information card of the case page (spec 01 §2, §3 Patient, §5 Patient form, §6): the
  * patient with homeless warning, veteran, address and phone; Edit (the patient form, fields locked
@@ -316,86 +254,69 @@ export function PatientCard({ caseRecord, onChanged }: CaseCardProps) {
   const canLog = ability.can('read', 'PatientLog');
   const canHistory = ability.can('access', 'PatientHistory');
   const openHistory = useCallback(() => window.open(`/patients/${p.id}/history`, '_blank', 'noopener'), [p.id]);
-  const address = [p.address.streetLine, p.address.apartmentNumber, p.address.city, [p.address.state, p.address.zipCode].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
+  const address = addressLine(p.address);
   return (
-    <Card variant="outlined" data-testid="patient-card">
-      <CardHeader
-        title="Patient information"
-        titleTypographyProps={{ variant: 'h6' }}
-        action={
-          <Stack direction="row">
-            {canHistory && (
-              <Tooltip title="Patient history (new tab)">
-                <IconButton onClick={openHistory} data-testid="patient-history-button">
-                  <OpenInNewIcon />
-                </IconButton>
-              </Tooltip>
-            )}
-            {canLog && (
-              <Tooltip title="Change log">
-                <IconButton onClick={() => setShowLog(true)} data-testid="patient-log-button">
-                  <HistoryIcon />
-                </IconButton>
-              </Tooltip>
-            )}
-            {canEdit && (
-              <Tooltip title="Edit patient">
-                <IconButton onClick={() => setEditing(true)} data-testid="patient-edit-button">
-                  <EditIcon />
-                </IconButton>
-              </Tooltip>
-            )}
-          </Stack>
-        }
-      />
-      <CardContent sx={{ pt: 0 }}>
-        {p.homeless && (
-          <Alert severity="warning" sx={{ mb: 1 }} data-testid="patient-homeless-warning">
-            The patient is homeless.
-          </Alert>
-        )}
-        <Typography variant="subtitle1" data-testid="patient-name">
-          {p.firstName} {p.lastName}{' '}
-          <Typography component="span" variant="body2" color="text.secondary">
-            #{patientReference(p.id)}
-          </Typography>
-        </Typography>
-        <Box sx={{ mt: 1 }}>
-          <Row label="Date of birth" testId="patient-dob">
-            {formatDob(p.dateOfBirth)}
-          </Row>
-          <Row label="Gender">{genderLabel(p.gender)}</Row>
-          <Row label="Veteran" testId="patient-veteran">
-            {p.isVeteran ? <Chip size="small" color="primary" label="Veteran" /> : 'No'}
-          </Row>
-          <Row label="Phone" testId="patient-phone">
-            {p.phone ? formatPhone(p.phone) : '—'}
-          </Row>
-          <Row label="Address" testId="patient-address">
-            {address || '—'}
-          </Row>
-          {p.address.county && <Row label="County">{p.address.county}</Row>}
-          {p.outpatientProviderName && (
-            <Row label="Outpatient provider">
-              {p.outpatientProviderName}
-              {p.outpatientProviderPhone ? `, ${formatPhone(p.outpatientProviderPhone)}` : ''}
-            </Row>
+    <CaseCard
+      title="Patient information"
+      testId="patient-card"
+      variant="outlined"
+      dense
+      action={
+        <Stack direction="row">
+          {canHistory && <TitleIconButton title="Patient history (new tab)" testId="patient-history-button" onClick={openHistory} icon={<OpenInNewIcon />} />}
+          {canLog && <TitleIconButton title="Change log" testId="patient-log-button" onClick={() => setShowLog(true)} icon={<HistoryIcon />} />}
+          {canEdit && <TitleIconButton title="Edit patient" testId="patient-edit-button" onClick={() => setEditing(true)} icon={<EditIcon />} />}
+        </Stack>
+      }
+      dialogs={
+        <>
+          {editing && (
+            <PatientEditDialog
+              caseRecord={caseRecord}
+              onClose={() => setEditing(false)}
+              onSaved={() => {
+                setEditing(false);
+                onChanged();
+              }}
+            />
           )}
-        </Box>
-      </CardContent>
-      {editing && (
-        <PatientEditDialog
-          caseRecord={caseRecord}
-          onClose={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            onChanged();
-          }}
-        />
+          {showLog && <PatientLogDialog caseId={caseRecord.id} onClose={() => setShowLog(false)} />}
+        </>
+      }
+    >
+      {p.homeless && (
+        <Alert severity="warning" sx={{ mb: 1 }} data-testid="patient-homeless-warning">
+          The patient is homeless.
+        </Alert>
       )}
-      {showLog && <PatientLogDialog caseId={caseRecord.id} onClose={() => setShowLog(false)} />}
-    </Card>
+      <Typography variant="subtitle1" data-testid="patient-name">
+        {p.firstName} {p.lastName}{' '}
+        <Typography component="span" variant="body2" color="text.secondary">
+          #{patientReference(p.id)}
+        </Typography>
+      </Typography>
+      <Box sx={{ mt: 1 }}>
+        <Row label="Date of birth" testId="patient-dob">
+          {formatDob(p.dateOfBirth)}
+        </Row>
+        <Row label="Gender">{genderLabel(p.gender)}</Row>
+        <Row label="Veteran" testId="patient-veteran">
+          {p.isVeteran ? <Chip size="small" color="primary" label="Veteran" /> : 'No'}
+        </Row>
+        <Row label="Phone" testId="patient-phone">
+          {p.phone ? formatPhone(p.phone) : '—'}
+        </Row>
+        <Row label="Address" testId="patient-address">
+          {address || '—'}
+        </Row>
+        {p.address.county && <Row label="County">{p.address.county}</Row>}
+        {p.outpatientProviderName && (
+          <Row label="Outpatient provider">
+            {p.outpatientProviderName}
+            {p.outpatientProviderPhone ? `, ${formatPhone(p.outpatientProviderPhone)}` : ''}
+          </Row>
+        )}
+      </Box>
+    </CaseCard>
   );
 }

@@ -1,32 +1,20 @@
-import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  CardHeader,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  IconButton,
-  Stack,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { useState } from 'react';
+import { Alert, Box, Button, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
-import { BooleanInput, Form, SelectInput, TextInput, useNotify } from 'react-admin';
-import { useFormState, useWatch } from 'react-hook-form';
+import { BooleanInput, SelectInput, TextInput, useNotify } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { ErrorCode, NOTIFICATION_SENDING_METHODS, formatPhone, type CaseSourceDetailsInput } from '@crisis/forms';
 import { useSession } from '../../auth/session';
+import { FormDialog } from '../../common/FormDialog';
 import { LockedField } from '../../common/LockedField';
+import { MessageDialog } from '../../common/MessageDialog';
 import { PhoneInput } from '../../common/PhoneInput';
 import { schemaValidator } from '../../common/schemaValidation';
-import { api } from '../../data/httpClient';
 import { isCodedError } from '../../data/codedError';
+import { keys, useAppData, useAppQuery } from '../../data/query';
 import type { CaseCardProps, CaseDetails } from '../types';
+import { CaseCard } from './CaseCard';
+import { addressLine, InfoRow, TitleIconButton } from './InfoRow';
 
 const METHOD_LABELS: Record<string, string> = { SMS: 'SMS', PhoneCall: 'Phone call' };
 const METHOD_CHOICES = NOTIFICATION_SENDING_METHODS.map((m) => ({ id: m, name: METHOD_LABELS[m] ?? m }));
@@ -61,30 +49,16 @@ function DivisionChangeWarning({ current }: { current: number }) {
   );
 }
 
-function SaveButtons({ onClose }: { onClose: () => void }) {
-  const { isSubmitting } = useFormState();
-  return (
-    <DialogActions>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="source-save">
-        Save
-      </Button>
-    </DialogActions>
-  );
-}
-
 function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDetails; onClose: () => void; onSaved: () => void }) {
   const notify = useNotify();
-  const [divisions, setDivisions] = useState<Array<{ id: number; name: string; isActive: boolean }>>([]);
+  const dp = useAppData();
+  const divisions = useAppQuery(keys.case(caseRecord.id, 'sourceDivisions'), (dp) => dp.caseSourceDivisions(caseRecord.id)).data ?? [];
   const [dialog, setDialog] = useState<Dialog2 | null>(null);
-  useEffect(() => {
-    api.get<Array<{ id: number; name: string; isActive: boolean }>>(`/api/cases/${caseRecord.id}/source-divisions`).then(setDivisions, () => setDivisions([]));
-  }, [caseRecord.id]);
   const validate = schemaValidator('caseSourceDetails', (v: any) => toPayload(v, caseRecord));
 
   const save = async (values: any, force: boolean): Promise<unknown> => {
     try {
-      await api.put(`/api/cases/${caseRecord.id}`, toPayload(values, caseRecord, force));
+      await dp.caseUpdateSource(caseRecord.id, toPayload(values, caseRecord, force));
       notify('Case updated', { type: 'success' });
       onSaved();
     } catch (e) {
@@ -131,43 +105,18 @@ function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDe
     isInvoluntary: caseRecord.isInvoluntary,
   };
   const choices = divisions.length ? divisions.map((d) => ({ id: d.id, name: d.isActive ? d.name : `${d.name} (inactive)` })) : [{ id: caseRecord.sourceDivision.id, name: caseRecord.sourceDivision.name }];
-  return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="source-edit-dialog">
-      <DialogTitle>Source facility details</DialogTitle>
-      <Form record={record} onSubmit={submit} validate={validate} sanitizeEmptyValues={false}>
-        <DialogContent dividers>
-          <LockedField label="Source facility" value={caseRecord.sourceFacility.name} testId="source-facility-locked" />
-          <SelectInput source="sourceDivisionId" label="Division *" choices={choices} fullWidth data-testid="source-division" />
-          <DivisionChangeWarning current={caseRecord.sourceDivision.id} />
-          <TextInput source="attendingProvider" label="Attending provider" fullWidth data-testid="source-attending" />
-          <TextInput source="rnCaringForPatient" label="RN caring for patient" fullWidth data-testid="source-rn" />
-          <PhoneInput source="contactPhoneNumber" label="Contact phone *" fullWidth data-testid="source-phone" />
-          <SelectInput source="notificationSendingMethod" label="Notification method *" choices={METHOD_CHOICES} fullWidth data-testid="source-method" />
-          <BooleanInput source="isInvoluntary" label="Involuntary" helperText={false} />
-        </DialogContent>
-        <SaveButtons onClose={onClose} />
-      </Form>
-      <Dialog
-        open={!!dialog}
-        onClose={() => {
-          dialog?.onCancel?.();
-          setDialog(null);
-        }}
-        data-testid="source-warning-dialog"
-      >
-        <DialogTitle>{dialog?.title}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{dialog?.message}</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button
-            onClick={() => {
-              dialog?.onCancel?.();
-              setDialog(null);
-            }}
-          >
-            {dialog?.onConfirm ? 'Cancel' : 'OK'}
-          </Button>
+  const closeWarning = () => {
+    dialog?.onCancel?.();
+    setDialog(null);
+  };
+  const warning = (
+    <MessageDialog
+      content={dialog}
+      onClose={closeWarning}
+      testId="source-warning-dialog"
+      actions={
+        <>
+          <Button onClick={closeWarning}>{dialog?.onConfirm ? 'Cancel' : 'OK'}</Button>
           {dialog?.onConfirm && (
             <Button
               variant="contained"
@@ -181,21 +130,35 @@ function SourceEditDialog({ caseRecord, onClose, onSaved }: { caseRecord: CaseDe
               Continue
             </Button>
           )}
-        </DialogActions>
-      </Dialog>
-    </Dialog>
+        </>
+      }
+    />
+  );
+  return (
+    <FormDialog
+      title="Source facility details"
+      testId="source"
+      dialogTestId="source-edit-dialog"
+      form={{ record, onSubmit: submit, validate, sanitizeEmptyValues: false }}
+      onClose={onClose}
+      dialogs={warning}
+    >
+      <LockedField label="Source facility" value={caseRecord.sourceFacility.name} testId="source-facility-locked" />
+      <SelectInput source="sourceDivisionId" label="Division *" choices={choices} fullWidth data-testid="source-division" />
+      <DivisionChangeWarning current={caseRecord.sourceDivision.id} />
+      <TextInput source="attendingProvider" label="Attending provider" fullWidth data-testid="source-attending" />
+      <TextInput source="rnCaringForPatient" label="RN caring for patient" fullWidth data-testid="source-rn" />
+      <PhoneInput source="contactPhoneNumber" label="Contact phone *" fullWidth data-testid="source-phone" />
+      <SelectInput source="notificationSendingMethod" label="Notification method *" choices={METHOD_CHOICES} fullWidth data-testid="source-method" />
+      <BooleanInput source="isInvoluntary" label="Involuntary" helperText={false} />
+    </FormDialog>
   );
 }
 
 const Row = ({ label, value, testId }: { label: string; value: string | null | undefined; testId?: string }) => (
-  <Stack direction="row" spacing={1} sx={{ py: 0.25 }}>
-    <Typography variant="body2" color="text.secondary" sx={{ minWidth: 150 }}>
-      {label}
-    </Typography>
-    <Typography variant="body2" data-testid={testId}>
-      {value || '—'}
-    </Typography>
-  </Stack>
+  <InfoRow label={label} testId={testId} labelWidth={150}>
+    {value}
+  </InfoRow>
 );
 
 const contact = (c: Record<string, string | null> | null | undefined, key: 'phone1' | 'fax1') => {
@@ -217,48 +180,41 @@ export function SourceFacilityCard({ caseRecord, onChanged }: CaseCardProps) {
   const d = caseRecord.sourceDivision;
   const canEdit = ability.can('update', 'Case') && caseRecord.status !== 'Closed';
   return (
-    <Card variant="outlined" data-testid="source-facility-card">
-      <CardHeader
-        title="Source facility"
-        titleTypographyProps={{ variant: 'h6' }}
-        action={
-          canEdit && (
-            <Tooltip title="Edit source details">
-              <IconButton onClick={() => setEditing(true)} data-testid="source-edit-button">
-                <EditIcon />
-              </IconButton>
-            </Tooltip>
-          )
-        }
-      />
-      <CardContent sx={{ pt: 0 }}>
-        <Typography variant="subtitle1" data-testid="source-facility-name">
-          {f.name}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {[f.address?.streetLine, f.address?.city, [f.address?.state, f.address?.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
-        </Typography>
-        <Box sx={{ mt: 1 }}>
-          <Row label="Division" value={d.name} testId="source-division-name" />
-          <Row label="Phone" value={contact(d.contacts, 'phone1') ?? contact(f.contacts, 'phone1')} />
-          <Row label="Fax" value={contact(d.contacts, 'fax1') ?? contact(f.contacts, 'fax1')} />
-          <Row label="Attending provider" value={caseRecord.attendingProvider} testId="source-attending-value" />
-          <Row label="RN caring for patient" value={caseRecord.rnCaringForPatient} testId="source-rn-value" />
-          <Row label="Contact phone" value={caseRecord.contactPhoneNumber ? formatPhone(caseRecord.contactPhoneNumber) : null} testId="source-phone-value" />
-          <Row label="Notification method" value={METHOD_LABELS[caseRecord.notificationSendingMethod] ?? caseRecord.notificationSendingMethod} testId="source-method-value" />
-          {caseRecord.isInvoluntary && <Row label="Involuntary" value="Yes" />}
-        </Box>
-      </CardContent>
-      {editing && (
-        <SourceEditDialog
-          caseRecord={caseRecord}
-          onClose={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            onChanged();
-          }}
-        />
-      )}
-    </Card>
+    <CaseCard
+      title="Source facility"
+      testId="source-facility-card"
+      variant="outlined"
+      dense
+      action={canEdit && <TitleIconButton title="Edit source details" testId="source-edit-button" onClick={() => setEditing(true)} icon={<EditIcon />} />}
+      dialogs={
+        editing && (
+          <SourceEditDialog
+            caseRecord={caseRecord}
+            onClose={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              onChanged();
+            }}
+          />
+        )
+      }
+    >
+      <Typography variant="subtitle1" data-testid="source-facility-name">
+        {f.name}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {addressLine({ ...f.address, apartmentNumber: null })}
+      </Typography>
+      <Box sx={{ mt: 1 }}>
+        <Row label="Division" value={d.name} testId="source-division-name" />
+        <Row label="Phone" value={contact(d.contacts, 'phone1') ?? contact(f.contacts, 'phone1')} />
+        <Row label="Fax" value={contact(d.contacts, 'fax1') ?? contact(f.contacts, 'fax1')} />
+        <Row label="Attending provider" value={caseRecord.attendingProvider} testId="source-attending-value" />
+        <Row label="RN caring for patient" value={caseRecord.rnCaringForPatient} testId="source-rn-value" />
+        <Row label="Contact phone" value={caseRecord.contactPhoneNumber ? formatPhone(caseRecord.contactPhoneNumber) : null} testId="source-phone-value" />
+        <Row label="Notification method" value={METHOD_LABELS[caseRecord.notificationSendingMethod] ?? caseRecord.notificationSendingMethod} testId="source-method-value" />
+        {caseRecord.isInvoluntary && <Row label="Involuntary" value="Yes" />}
+      </Box>
+    </CaseCard>
   );
 }

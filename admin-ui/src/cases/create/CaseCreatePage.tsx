@@ -19,7 +19,8 @@ import { validatePayload } from '../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../data/codedError';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
 import { CaseFields, type DivisionInfo } from './CaseFields';
-import { createApi, searchFromQuery } from './caseCreateApi';
+import { useAppData } from '../../data/query';
+import { searchFromQuery } from './searchQuery';
 import { InsuranceRows } from './InsuranceRows';
 import { PatientFields } from './PatientFields';
 
@@ -96,6 +97,7 @@ export function CaseCreatePage() {
   const notify = useNotify();
   const navigate = useNavigate();
   const location = useLocation();
+  const dp = useAppData();
   const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
   const search = useMemo(() => searchFromQuery(params), [params]);
   const patientId = num(params.get('patientId'));
@@ -110,7 +112,7 @@ export function CaseCreatePage() {
   useEffect(() => {
     if (!patientId) return;
     if (!isItp) return setExisting(null);
-    createApi.patient(patientId).then(
+    dp.patientForCase(patientId).then(
       (p) => setExisting(p),
       () => setExisting(null),
     );
@@ -159,7 +161,7 @@ export function CaseCreatePage() {
 
   const submit = async (values: Values) => {
     try {
-      const created = await createApi.create(toCasePayload(values, patientId));
+      const created = await dp.createCase(toCasePayload(values, patientId));
       notify('Case created', { type: 'success' });
       navigate(`/cases/${created.id}`);
     } catch (e) {

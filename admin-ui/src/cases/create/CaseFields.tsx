@@ -1,11 +1,12 @@
 import { Box, Stack, TextField as MuiTextField, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { BooleanInput, RadioButtonGroupInput, SelectInput, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { UserType, type RequestType } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { PhoneInput } from '../../common/PhoneInput';
-import { createApi, humanize, type ProviderOption, type SourceDivisionOption, type SourceFacilityOption } from './caseCreateApi';
+import { humanize } from '../../common/humanize';
+import { useAppQuery } from '../../data/query';
 
 export interface DivisionInfo {
   divisionId: number | null;
@@ -35,35 +36,20 @@ export function CaseFields({ patientId, onDivision }: { patientId: number | null
   const requestType = useWatch({ name: 'requestType' }) as RequestType | undefined;
   const dateOfBirth = useWatch({ name: 'patient.dateOfBirth' }) as string | undefined;
 
-  const [facilities, setFacilities] = useState<SourceFacilityOption[]>([]);
-  const [divisions, setDivisions] = useState<SourceDivisionOption[]>([]);
-  const [types, setTypes] = useState<RequestType[]>([]);
-  const [providers, setProviders] = useState<ProviderOption[]>([]);
-
-  useEffect(() => {
-    if (isItp) createApi.sourceFacilities().then(setFacilities, () => setFacilities([]));
-  }, [isItp]);
-  useEffect(() => {
-    if (fixedDivision || !facilityId) return setDivisions([]);
-    createApi.sourceDivisions(facilityId).then(setDivisions, () => setDivisions([]));
-  }, [facilityId, fixedDivision]);
+  const validDob = typeof dateOfBirth === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth) ? dateOfBirth : null;
+  const facilities = useAppQuery(['caseCreate', 'facilities'], (dp) => dp.sourceFacilities(), { enabled: isItp }).data ?? [];
+  const divisions =
+    useAppQuery(['caseCreate', 'divisions', facilityId], (dp) => dp.sourceDivisions(facilityId!), { enabled: !fixedDivision && !!facilityId }).data ?? [];
+  const types = useAppQuery(['caseCreate', 'types', divisionId, patientId], (dp) => dp.newCaseRequestTypes(divisionId!, patientId), { enabled: !!divisionId }).data ?? [];
+  const providers = useAppQuery(['caseCreate', 'providers', divisionId, validDob], (dp) => dp.newCaseProviders(divisionId!, validDob), { enabled: !!divisionId }).data ?? [];
 
   const division = divisions.find((d) => d.id === divisionId);
   const ehr = fixedDivision ? context.isIntegratedWithEMR : !!division?.isIntegratedWithEMR;
   useEffect(() => onDivision({ divisionId, isIntegratedWithEMR: ehr }), [divisionId, ehr, onDivision]);
 
   useEffect(() => {
-    if (!divisionId) return setTypes([]);
-    createApi.requestTypes(divisionId, patientId).then(setTypes, () => setTypes([]));
-  }, [divisionId, patientId]);
-  useEffect(() => {
     if (requestType && types.length && !types.includes(requestType)) setValue('requestType', null);
   }, [types, requestType, setValue]);
-  const validDob = typeof dateOfBirth === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth) ? dateOfBirth : null;
-  useEffect(() => {
-    if (!divisionId) return setProviders([]);
-    createApi.providers(divisionId, validDob).then(setProviders, () => setProviders([]));
-  }, [divisionId, validDob]);
 
   const placementOnly = requestType === 'PlacementOnly';
   return (

@@ -2,13 +2,14 @@ import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material
 import { useState } from 'react';
 import { DateInput, Form, TextInput, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { ENCOUNTER_ID_REQUIRED, PATIENT_EPIC_ID_REQUIRED, capitalizeName, normalizeInput, type FieldError } from '@crisis/forms';
+import { ENCOUNTER_ID_REQUIRED, PATIENT_EPIC_ID_REQUIRED, capitalizeName, normalizeInput, type FieldError, type SearchData } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { PageTitle } from '../../common/PageTitle';
 import { validatePayload } from '../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../data/codedError';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
-import { createApi, searchToQuery, type SearchData } from './caseCreateApi';
+import { useAppData } from '../../data/query';
+import { searchToQuery } from './searchQuery';
 
 interface SearchValues {
   patientEpicId?: string | null;
@@ -39,6 +40,7 @@ export function CaseSearchPage() {
   const { context, ability } = useSession();
   const navigate = useNavigate();
   const notify = useNotify();
+  const dp = useAppData();
   const [activeCase, setActiveCase] = useState(false);
   const [busy, setBusy] = useState(false);
   // The division is known for facility staff only; ITP staff give the EHR ids on the case tab.
@@ -57,7 +59,7 @@ export function CaseSearchPage() {
     const search = toSearchPayload(values);
     setBusy(true);
     try {
-      const matches = await createApi.searchPatients(search);
+      const matches = await dp.searchPatients(search);
       if (matches.length === 0) return navigate(`/cases/create?${searchToQuery(search)}`);
       if (ability.can('read', 'CaseSearchResult')) return navigate(`/cases/create/search/result?${searchToQuery(search)}`);
       // Facility staff: the (most recent) matching patient; the server refuses an active case anyway.

@@ -15,12 +15,13 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { caseReference, formatDay } from '@crisis/forms';
 import { PageTitle } from '../../common/PageTitle';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
-import { createApi, searchFromQuery, searchToQuery, type PatientMatch } from './caseCreateApi';
+import { useAppQuery } from '../../data/query';
+import { searchFromQuery, searchToQuery } from './searchQuery';
 
 /** Message of the select-one choice (key patientRequired). */
 export const PATIENT_REQUIRED_MESSAGE = 'Please select a patient';
@@ -35,16 +36,10 @@ export function CaseSearchResultPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const search = useMemo(() => searchFromQuery(new URLSearchParams(location.search)), [location.search]);
-  const [matches, setMatches] = useState<PatientMatch[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const { data: matches, error: failed } = useAppQuery(['patientSearch', search], (dp) => dp.searchPatients(search!), { enabled: !!search });
   const [selected, setSelected] = useState<number | null>(null);
   const [required, setRequired] = useState(false);
   const [activeCase, setActiveCase] = useState(false);
-
-  useEffect(() => {
-    if (!search) return;
-    createApi.searchPatients(search).then(setMatches, (e) => setFailed(e instanceof Error ? e.message : 'Search failed'));
-  }, [search]);
 
   if (!search) return <Navigate to="/cases/create/search" replace />;
 

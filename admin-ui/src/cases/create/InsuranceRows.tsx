@@ -1,11 +1,10 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useEffect, useState } from 'react';
 import { ArrayInput, BooleanInput, SimpleFormIterator, useSimpleFormIterator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { MAX_INSURANCES } from '@crisis/forms';
 import { InsuranceFields } from '../insurance/InsuranceFields';
-import { createApi } from './caseCreateApi';
+import { useAppQuery } from '../../data/query';
 
 const ORDER = ['Primary', 'Secondary', 'Tertiary'];
 
@@ -17,10 +16,7 @@ export function InsuranceRows() {
   const uninsured = useWatch({ name: 'uninsured' });
   const insurances = useWatch({ name: 'insurances' }) as unknown[] | undefined;
   const patient = useWatch({ name: 'patient' });
-  const [payers, setPayers] = useState<Array<{ id: number; name: string }>>([]);
-  useEffect(() => {
-    createApi.payers().then(setPayers, () => setPayers([]));
-  }, []);
+  const payers = useAppQuery(['caseCreate', 'payers'], (dp) => dp.casePayers()).data ?? [];
   const full = (insurances?.length ?? 0) >= MAX_INSURANCES;
   return (
     <Box data-testid="insurance-section">

@@ -4,7 +4,7 @@ import { useWatch } from 'react-hook-form';
 import { GENDERS } from '@crisis/forms';
 import { PhoneInput } from '../../common/PhoneInput';
 import { AddressFields } from '../../common/AddressFields';
-import { humanize } from './caseCreateApi';
+import { humanize } from '../../common/humanize';
 
 const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: humanize(g).replace(': ', ' ') }));
 

@@ -38,8 +38,7 @@ import { useSession } from '../../auth/session';
 import { schemaValidator } from '../../common/schemaValidation';
 import { useAppData } from '../../data/query';
 import { isCodedError } from '../../data/codedError';
-import { ConfirmDialog } from '../../facilities/tabs/ConfirmDialog';
-import type { Confirmation } from '../../facilities/tabs/tabsApi';
+import { useConfirmation } from '../../common/ConfirmDialog';
 import type { CaseDetails } from '../types';
 import { InsuranceFields } from './InsuranceFields';
 import { insuranceToInput } from './insuranceInput';
@@ -183,7 +182,7 @@ export function InsurancePage() {
   const [data, setData] = useState<InsuranceList | null>(null);
   const [payers, setPayers] = useState<PayerChoice[]>([]);
   const [editing, setEditing] = useState<InsuranceRecord | 'new' | null>(null);
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirm = useConfirmation();
   const [dragId, setDragId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -231,7 +230,7 @@ export function InsurancePage() {
 
   const toggleUninsured = (uninsured: boolean) => {
     if (uninsured && insurances.length)
-      setConfirmation({
+      confirm.ask({
         title: 'Mark the patient uninsured',
         message: 'Marking the patient uninsured removes the insurances of this case. Continue?',
         onConfirm: () => act(() => dp.setUninsured(caseId, true), 'Patient marked uninsured'),
@@ -366,7 +365,7 @@ export function InsurancePage() {
                           <IconButton
                             size="small"
                             onClick={() =>
-                              setConfirmation({
+                              confirm.ask({
                                 title: 'Remove insurance',
                                 message: `Remove the ${ins.payer.name} insurance ${ins.insuranceId}?`,
                                 onConfirm: () => act(() => dp.removeInsurance(caseId, ins.id), 'Insurance removed'),
@@ -404,7 +403,7 @@ export function InsurancePage() {
           }}
         />
       )}
-      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      {confirm.dialog}
     </Box>
   );
 }

@@ -7,7 +7,7 @@ import { getLastVisited, setLastVisited, usePersistedScroll } from '../../common
 import { ListPager } from '../../common/ListPager';
 import { PageTitle } from '../../common/PageTitle';
 import { useDebounced } from '../../common/useDebounced';
-import { humanize } from '../create/caseCreateApi';
+import { humanize } from '../../common/humanize';
 import {
   CaseListActions,
   CriteriaChips,

@@ -9,15 +9,15 @@ import {
   DialogTitle,
   Link as MuiLink,
   Stack,
-  Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { TopToolbar, useListContext } from 'react-admin';
+import { TopToolbar } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import AddIcon from '@mui/icons-material/Add';
 import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms';
 import { useSession } from '../../auth/session';
-import { humanize } from '../create/caseCreateApi';
+import { humanize } from '../../common/humanize';
+import { FoundTotal } from '../../common/ReferenceList';
 
 /** A row of GET /api/cases. */
 export interface CaseRow {
@@ -70,22 +70,12 @@ export function CriteriaChips({ criteria }: { criteria: string[] | null }) {
   );
 }
 
-function FoundTotal() {
-  const { total, isPending } = useListContext();
-  if (isPending || total === undefined) return null;
-  return (
-    <Typography variant="body2" color="text.secondary" data-testid="case-total">
-      {total} found
-    </Typography>
-  );
-}
-
 /** Total and, for those who may create cases, the create-case action. */
 export function CaseListActions() {
   const { ability } = useSession();
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal />
+      <FoundTotal testId="case-total" />
       {ability.can('create', 'Case') && (
         <Button component={RouterLink} to="/cases/create/search" startIcon={<AddIcon />} size="small" data-testid="case-create">
           Create case

@@ -6,6 +6,7 @@ import { useSession } from '../../auth/session';
 import type { CaseCardProps } from '../types';
 import { ActivityReportDialogSlot } from './slots';
 import { keys, useAppQuery } from '../../data/query';
+import { undoneRowSx } from '../../common/tableParts';
 
 /**
  * Case activity (spec 01 §3 Case activity info): one row per status the case went through, with its
@@ -51,7 +52,7 @@ export function CaseActivityCard({ caseRecord }: CaseCardProps) {
                   key={r.id}
                   data-testid="activity-row"
                   data-undone={r.undone ? 'true' : 'false'}
-                  sx={r.undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined}
+                  sx={undoneRowSx(r.undone)}
                 >
                   <TableCell>
                     {caseStatusLabel(r.status, audience)}

@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Button, TextField } from '@mui/material';
+import { ActionDialog } from '../../common/ActionDialog';
+import { MessageDialog, type Message } from '../../common/MessageDialog';
 import { validatePayload } from '../../common/schemaValidation';
 import type { SchemaName } from '@crisis/forms';
 
@@ -22,24 +24,20 @@ export function FormDialog(props: {
   children: ReactNode;
 }) {
   return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} fullWidth maxWidth="sm" data-testid={props.testId}>
-      <DialogTitle>{props.title}</DialogTitle>
-      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>{props.children}</DialogContent>
-      <DialogActions>
-        <Button onClick={props.onClose} disabled={props.busy} data-testid={`${props.testId}-cancel`}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          onClick={props.onSubmit}
-          disabled={props.busy}
-          data-testid={`${props.testId}-submit`}
-          startIcon={props.busy ? <CircularProgress size={16} /> : undefined}
-        >
-          {props.submitLabel ?? 'Save'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      open={props.open}
+      title={props.title}
+      testId={props.testId}
+      onClose={props.onClose}
+      action={{ label: props.submitLabel ?? 'Save', testId: `${props.testId}-submit`, onClick: props.onSubmit }}
+      busy={props.busy}
+      cancelTestId={`${props.testId}-cancel`}
+      fullWidth
+      maxWidth="sm"
+      contentSx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}
+    >
+      {props.children}
+    </ActionDialog>
   );
 }
 
@@ -55,37 +53,37 @@ export function ConfirmDialog(props: {
   onClose: () => void;
 }) {
   return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} data-testid={props.testId}>
-      <DialogTitle>{props.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText component="div">{props.message}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={props.onClose} disabled={props.busy}>
-          Cancel
-        </Button>
-        <Button variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid={`${props.testId}-confirm`}>
-          {props.confirmLabel ?? 'Confirm'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <MessageDialog
+      content={props.open ? props : null}
+      onClose={props.busy ? undefined : props.onClose}
+      testId={props.testId}
+      actions={
+        <>
+          <Button onClick={props.onClose} disabled={props.busy}>
+            Cancel
+          </Button>
+          <Button variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid={`${props.testId}-confirm`}>
+            {props.confirmLabel ?? 'Confirm'}
+          </Button>
+        </>
+      }
+    />
   );
 }
 
 /** An information dialog with one OK button (blocked actions, coded errors a screen handles). */
-export function MessageDialog(props: { content: { title: string; message: ReactNode } | null; onClose: () => void; testId?: string }) {
+export function OkDialog(props: { content: Message | null; onClose: () => void; testId?: string }) {
   return (
-    <Dialog open={!!props.content} onClose={props.onClose} data-testid={props.testId ?? 'case-message-dialog'}>
-      <DialogTitle>{props.content?.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText component="div">{props.content?.message}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
+    <MessageDialog
+      content={props.content}
+      onClose={props.onClose}
+      testId={props.testId ?? 'case-message-dialog'}
+      actions={
         <Button variant="contained" onClick={props.onClose} data-testid="case-message-dialog-ok">
           OK
         </Button>
-      </DialogActions>
-    </Dialog>
+      }
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
 import { isCodedError } from '../../data/codedError';
-import { MessageDialog } from './dialogs';
+import { OkDialog } from './dialogs';
 import { ErrorCode } from '@crisis/forms';
 
 export type Content = { title: string; message: ReactNode } | null;
@@ -53,6 +53,6 @@ export function useCaseErrors(reload: () => void) {
     },
     [notify, reload],
   );
-  const dialog = <MessageDialog content={content} onClose={() => setContent(null)} />;
+  const dialog = <OkDialog content={content} onClose={() => setContent(null)} />;
   return { handle, dialog, show: setContent };
 }

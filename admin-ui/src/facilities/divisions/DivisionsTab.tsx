@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useGetList } from 'react-admin';
 import { formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
@@ -10,6 +10,8 @@ import { subtypeLabel } from './divisionLabels';
 import { DivisionFilters, type DivisionFilterValues } from './DivisionFilters';
 import type { DivisionRecord } from './divisionPayload';
 import { TablePager } from '../../common/ListPager';
+import { ActiveChip } from '../../common/ReferenceList';
+import { SimpleTable } from '../../common/SimpleTable';
 
 type Row = DivisionRecord & { id: number };
 
@@ -59,47 +61,27 @@ export function DivisionsTab({ facilityId, hideSearch = false }: { facilityId: n
           </Button>
         )}
       </Box>
-      <Table size="small" data-testid="division-table">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell>Phone</TableCell>
-            <TableCell>Type</TableCell>
-            <TableCell>Status</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {isPending && (
-            <TableRow>
-              <TableCell colSpan={4}>Loading…</TableCell>
-            </TableRow>
-          )}
-          {!isPending && !error && data?.length === 0 && (
-            <TableRow>
-              <TableCell colSpan={4} data-testid="division-empty">
-                No divisions
-              </TableCell>
-            </TableRow>
-          )}
-          {data?.map((d) => (
-            <TableRow key={d.id} hover sx={{ cursor: 'pointer' }} onClick={() => setOpen({ id: d.id })} data-testid="division-row">
-              <TableCell>
-                <Typography variant="body2" color="primary">
-                  {d.name}
-                </Typography>
-              </TableCell>
-              <TableCell>{formatPhone(d.contacts?.phone1) || '—'}</TableCell>
-              <TableCell>
-                {d.type}
-                {subtype(d) ? ` (${subtype(d)})` : ''}
-              </TableCell>
-              <TableCell>
-                <Chip size="small" label={d.isActive ? 'Active' : 'Inactive'} color={d.isActive ? 'success' : 'default'} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <SimpleTable<Row>
+        testId="division-table"
+        columns={[
+          {
+            label: 'Name',
+            render: (d) => (
+              <Typography variant="body2" color="primary">
+                {d.name}
+              </Typography>
+            ),
+          },
+          { label: 'Phone', render: (d) => formatPhone(d.contacts?.phone1) || '—' },
+          { label: 'Type', render: (d) => `${d.type}${subtype(d) ? ` (${subtype(d)})` : ''}` },
+          { label: 'Status', render: (d) => <ActiveChip active={d.isActive} /> },
+        ]}
+        rows={isPending ? null : (data ?? [])}
+        rowKey={(d) => d.id}
+        rowProps={(d) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => setOpen({ id: d.id }), 'data-testid': 'division-row' })}
+        emptyText={error ? undefined : 'No divisions'}
+        emptyCell={{ 'data-testid': 'division-empty' }}
+      />
       <TablePager total={total} page={page} perPage={SIMPLE_LIST_PAGE_SIZE} onPageChange={setPage} />
       {open && (
         <DivisionDialog

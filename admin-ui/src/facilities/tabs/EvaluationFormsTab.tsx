@@ -1,19 +1,20 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Checkbox, MenuItem, Select, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Button, Checkbox, MenuItem, Select, TextField, Typography } from '@mui/material';
 import { useNotify, useRecordContext, useRefresh } from 'react-admin';
-import { enumLabel, normalizeInput, type EvaluationFormLookup, type FacilityEvaluationFormRecord } from '@crisis/forms';
+import { enumLabel, normalizeInput, type FacilityEvaluationFormRecord } from '@crisis/forms';
 import { validatePayload } from '../../common/schemaValidation';
-import { api } from '../../data/httpClient';
-import { API_URL } from '../../data/dataProvider';
+import { SimpleTable } from '../../common/SimpleTable';
 import { toFacilityPayload } from '../facilityPayload';
 import type { FacilityRecord } from '../facilityTypes';
-import { tabsApi } from './tabsApi';
+import { useAppData } from '../../data/query';
+import { useTabQuery } from './TabTable';
 
 /** The EHR department id is a field of the facility: saved by a PUT of the facility (spec 03 §7). */
 function EhrDepartmentForm() {
   const record = useRecordContext<FacilityRecord>();
   const notify = useNotify();
   const refresh = useRefresh();
+  const dp = useAppData();
   const [value, setValue] = useState(record?.ehrDepartmentId ?? '');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -25,7 +26,7 @@ function EhrDepartmentForm() {
     if (errors.length) return setError(errors[0].message);
     setSaving(true);
     try {
-      await api.put(`${API_URL}/facilities/${record.id}`, payload);
+      await dp.update('facilities', { id: record.id, data: payload, previousData: record });
       notify('EHR department id saved', { type: 'success' });
       refresh();
     } catch (e) {
@@ -58,18 +59,19 @@ function EhrDepartmentForm() {
 /** Evaluation forms tab (spec 03 §2): per request type an evaluation form and a bill-to-EHR checkbox, each auto-saved. */
 export function EvaluationFormsTab({ facilityId }: { facilityId: number }) {
   const notify = useNotify();
-  const [forms, setForms] = useState<EvaluationFormLookup[]>([]);
-  const [rows, setRows] = useState<FacilityEvaluationFormRecord[] | null>(null);
-  useEffect(() => {
-    tabsApi.evaluationForms().then(setForms, (e) => notify((e as Error).message, { type: 'error' }));
-    tabsApi.facilityEvaluationForms(facilityId).then(setRows, (e) => notify((e as Error).message, { type: 'error' }));
-  }, [facilityId, notify]);
+  const dp = useAppData();
+  const forms = useTabQuery(facilityId, ['evaluationForms'], (dp) => dp.evaluationForms()).data ?? [];
+  const loaded = useTabQuery(facilityId, ['facilityEvaluationForms'], (dp) => dp.facilityEvaluationForms(facilityId)).data;
+  const [changed, setChanged] = useState<FacilityEvaluationFormRecord[] | null>(null);
+  const rows = changed ?? loaded;
+  const setRows = (update: (rs: FacilityEvaluationFormRecord[] | null) => FacilityEvaluationFormRecord[] | null) =>
+    setChanged((rs) => update(rs ?? loaded));
 
   const save = async (row: FacilityEvaluationFormRecord, change: Partial<FacilityEvaluationFormRecord>) => {
     const next = { ...row, ...change };
     setRows((rs) => rs?.map((r) => (r.requestType === row.requestType ? next : r)) ?? rs);
     try {
-      const saved = await tabsApi.saveFacilityEvaluationForm(facilityId, {
+      const saved = await dp.saveFacilityEvaluationForm(facilityId, {
         requestType: next.requestType,
         evaluationFormId: next.evaluationFormId,
         isAthenaBilled: next.isAthenaBilled,
@@ -85,53 +87,47 @@ export function EvaluationFormsTab({ facilityId }: { facilityId: number }) {
   return (
     <Box data-testid="evaluation-forms-tab">
       <EhrDepartmentForm />
-      <Table size="small" data-testid="ef-table">
-        <TableHead>
-          <TableRow>
-            <TableCell>Request type</TableCell>
-            <TableCell>Evaluation form</TableCell>
-            <TableCell>Bill to EHR</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {!rows && (
-            <TableRow>
-              <TableCell colSpan={3}>Loading…</TableCell>
-            </TableRow>
-          )}
-          {rows?.map((r) => (
-            <TableRow key={r.requestType} data-testid={`ef-row-${r.requestType}`}>
-              <TableCell>{enumLabel(r.requestType)}</TableCell>
-              <TableCell>
-                <Select
-                  size="small"
-                  displayEmpty
-                  value={r.evaluationFormId ?? ''}
-                  onChange={(e) => save(r, { evaluationFormId: String(e.target.value) === '' ? null : Number(e.target.value) })}
-                  sx={{ minWidth: 320 }}
-                  data-testid={`ef-form-${r.requestType}`}
-                >
-                  <MenuItem value="">
-                    <Typography color="text.secondary">None</Typography>
+      <SimpleTable<FacilityEvaluationFormRecord>
+        testId="ef-table"
+        columns={[
+          { label: 'Request type', render: (r) => enumLabel(r.requestType) },
+          {
+            label: 'Evaluation form',
+            render: (r) => (
+              <Select
+                size="small"
+                displayEmpty
+                value={r.evaluationFormId ?? ''}
+                onChange={(e) => save(r, { evaluationFormId: String(e.target.value) === '' ? null : Number(e.target.value) })}
+                sx={{ minWidth: 320 }}
+                data-testid={`ef-form-${r.requestType}`}
+              >
+                <MenuItem value="">
+                  <Typography color="text.secondary">None</Typography>
+                </MenuItem>
+                {forms.map((f) => (
+                  <MenuItem key={f.id} value={f.id}>
+                    {f.name}
                   </MenuItem>
-                  {forms.map((f) => (
-                    <MenuItem key={f.id} value={f.id}>
-                      {f.name}
-                    </MenuItem>
-                  ))}
-                </Select>
-              </TableCell>
-              <TableCell>
-                <Checkbox
-                  checked={r.isAthenaBilled}
-                  onChange={(e) => save(r, { isAthenaBilled: e.target.checked })}
-                  slotProps={{ input: { 'data-testid': `ef-billed-${r.requestType}` } as any }}
-                />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+                ))}
+              </Select>
+            ),
+          },
+          {
+            label: 'Bill to EHR',
+            render: (r) => (
+              <Checkbox
+                checked={r.isAthenaBilled}
+                onChange={(e) => save(r, { isAthenaBilled: e.target.checked })}
+                slotProps={{ input: { 'data-testid': `ef-billed-${r.requestType}` } as any }}
+              />
+            ),
+          },
+        ]}
+        rows={rows}
+        rowKey={(r) => r.requestType}
+        rowProps={(r) => ({ 'data-testid': `ef-row-${r.requestType}` })}
+      />
     </Box>
   );
 }

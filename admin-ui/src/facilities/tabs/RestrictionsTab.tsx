@@ -1,23 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import {
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { useState } from 'react';
+import { Box, Checkbox, FormControlLabel, IconButton } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
-import { Form, NumberInput, SelectInput, useNotify } from 'react-admin';
-import { useFormState, useWatch } from 'react-hook-form';
+import { NumberInput, SelectInput, useNotify } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import {
   enumLabel,
   secondsToTravelTime,
@@ -26,10 +11,13 @@ import {
   travelTimeToSeconds,
   type StateRestrictionRecord,
 } from '@crisis/forms';
+import { useConfirmation } from '../../common/ConfirmDialog';
+import { FormDialog, ON_TOUCHED } from '../../common/FormDialog';
 import { schemaValidator } from '../../common/schemaValidation';
+import { SimpleTable } from '../../common/SimpleTable';
 import { isCodedError } from '../../data/codedError';
-import { ConfirmDialog } from './ConfirmDialog';
-import { tabsApi, type Confirmation } from './tabsApi';
+import { useAppData } from '../../data/query';
+import { useTabQuery } from './TabTable';
 
 interface FormValues {
   type: string | null;
@@ -58,26 +46,15 @@ function TravelTimeFields() {
   );
 }
 
-function Buttons({ onClose }: { onClose: () => void }) {
-  const { isSubmitting } = useFormState();
-  return (
-    <DialogActions>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="sr-save">
-        Save
-      </Button>
-    </DialogActions>
-  );
-}
-
 function RestrictionDialog({ facilityId, row, onClose, onSaved }: { facilityId: number; row: StateRestrictionRecord; onClose: () => void; onSaved: () => void }) {
   const notify = useNotify();
+  const dp = useAppData();
   const record: FormValues = { type: row.type, ...secondsToTravelTime(row.withinTravelTime) };
   const submit = async (values: Record<string, unknown>) => {
     const v = toFormPayload(values as unknown as FormValues);
     const within = v.type === StateRestrictionType.OnlyPopulateFacilitiesWithinTravelTime ? travelTimeToSeconds(v.hours ?? 0, v.minutes ?? 0) : null;
     try {
-      await tabsApi.saveStateRestriction(facilityId, row.state, { type: v.type as string, withinTravelTime: within });
+      await dp.saveStateRestriction(facilityId, row.state, { type: v.type as string, withinTravelTime: within });
       notify('State restriction updated', { type: 'success' });
       onSaved();
     } catch (e) {
@@ -86,42 +63,38 @@ function RestrictionDialog({ facilityId, row, onClose, onSaved }: { facilityId: 
     }
   };
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="sr-dialog">
-      <DialogTitle>{row.stateName}</DialogTitle>
-      <Form record={record as any} onSubmit={submit} validate={validateRestriction as any} mode="onTouched" reValidateMode="onChange">
-        <DialogContent dividers>
-          <SelectInput source="type" label="Type" choices={STATE_RESTRICTION_TYPES.map((t) => ({ id: t, name: enumLabel(t) }))} fullWidth />
-          <TravelTimeFields />
-        </DialogContent>
-        <Buttons onClose={onClose} />
-      </Form>
-    </Dialog>
+    <FormDialog
+      title={row.stateName}
+      testId="sr"
+      maxWidth="xs"
+      form={{ record: record as any, onSubmit: submit, validate: validateRestriction as any, ...ON_TOUCHED }}
+      onClose={onClose}
+    >
+      <SelectInput source="type" label="Type" choices={STATE_RESTRICTION_TYPES.map((t) => ({ id: t, name: enumLabel(t) }))} fullWidth />
+      <TravelTimeFields />
+    </FormDialog>
   );
 }
 
 /** Restrictions tab (spec 03 §2): populate-out-of-state checkbox (confirmed, auto-submitted) and the states table. */
 export function RestrictionsTab({ facilityId }: { facilityId: number }) {
   const notify = useNotify();
-  const [populate, setPopulate] = useState<boolean | null>(null);
-  const [rows, setRows] = useState<StateRestrictionRecord[] | null>(null);
+  const dp = useAppData();
+  const rows = useTabQuery(facilityId, ['stateRestrictions'], (dp) => dp.stateRestrictions(facilityId));
+  const stored = useTabQuery(facilityId, ['populateOutOfState'], (dp) => dp.populateOutOfState(facilityId)).data;
+  const [changed, setChanged] = useState<boolean | null>(null);
+  const populate = changed ?? stored?.populateOutOfStateFacilities ?? null;
   const [editing, setEditing] = useState<StateRestrictionRecord | null>(null);
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const load = useCallback(() => {
-    tabsApi.stateRestrictions(facilityId).then(setRows, (e) => notify((e as Error).message, { type: 'error' }));
-  }, [facilityId, notify]);
-  useEffect(() => {
-    load();
-    tabsApi.populateOutOfState(facilityId).then((r) => setPopulate(r.populateOutOfStateFacilities), () => undefined);
-  }, [facilityId, load]);
+  const confirm = useConfirmation();
 
   const askPopulate = (value: boolean) =>
-    setConfirmation({
+    confirm.ask({
       title: 'Populate out-of-state facilities',
       message: value ? 'Include facilities of other states when populating?' : 'Stop including facilities of other states when populating?',
       onConfirm: async () => {
         try {
-          const r = await tabsApi.setPopulateOutOfState(facilityId, value);
-          setPopulate(r.populateOutOfStateFacilities);
+          const r = await dp.setPopulateOutOfState(facilityId, value);
+          setChanged(r.populateOutOfStateFacilities);
           notify('Updated', { type: 'success' });
         } catch (e) {
           notify((e as Error).message, { type: 'error' });
@@ -142,38 +115,31 @@ export function RestrictionsTab({ facilityId }: { facilityId: number }) {
           />
         }
       />
-      <Table size="small" data-testid="sr-table">
-        <TableHead>
-          <TableRow>
-            <TableCell>Closest travel time</TableCell>
-            <TableCell>State</TableCell>
-            <TableCell>Type</TableCell>
-            <TableCell align="right">Edit</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {!rows && (
-            <TableRow>
-              <TableCell colSpan={4}>Loading…</TableCell>
-            </TableRow>
-          )}
-          {rows?.map((r) => (
-            <TableRow key={r.state} data-testid={`sr-row-${r.state}`}>
-              <TableCell>{travel(r.closestTravelTime)}</TableCell>
-              <TableCell>{r.stateName}</TableCell>
-              <TableCell>
-                {enumLabel(r.type)}
-                {r.type === StateRestrictionType.OnlyPopulateFacilitiesWithinTravelTime && r.withinTravelTime !== null ? ` (${travel(r.withinTravelTime)})` : ''}
-              </TableCell>
-              <TableCell align="right">
-                <IconButton aria-label="edit" data-testid={`sr-edit-${r.state}`} onClick={() => setEditing(r)}>
-                  <EditIcon />
-                </IconButton>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <SimpleTable<StateRestrictionRecord>
+        testId="sr-table"
+        columns={[
+          { label: 'Closest travel time', render: (r) => travel(r.closestTravelTime) },
+          { label: 'State', render: (r) => r.stateName },
+          {
+            label: 'Type',
+            render: (r) =>
+              enumLabel(r.type) +
+              (r.type === StateRestrictionType.OnlyPopulateFacilitiesWithinTravelTime && r.withinTravelTime !== null ? ` (${travel(r.withinTravelTime)})` : ''),
+          },
+          {
+            label: 'Edit',
+            align: 'right',
+            render: (r) => (
+              <IconButton aria-label="edit" data-testid={`sr-edit-${r.state}`} onClick={() => setEditing(r)}>
+                <EditIcon />
+              </IconButton>
+            ),
+          },
+        ]}
+        rows={rows.data}
+        rowKey={(r) => r.state}
+        rowProps={(r) => ({ 'data-testid': `sr-row-${r.state}` })}
+      />
       {editing && (
         <RestrictionDialog
           facilityId={facilityId}
@@ -181,11 +147,11 @@ export function RestrictionsTab({ facilityId }: { facilityId: number }) {
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
-            load();
+            rows.reload();
           }}
         />
       )}
-      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      {confirm.dialog}
     </Box>
   );
 }

@@ -12,13 +12,7 @@ import {
   DialogContentText,
   DialogTitle,
   Link,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
   TablePagination,
-  TableRow,
-  TableSortLabel,
   Typography,
 } from '@mui/material';
 import { UserType, formatDateTime } from '@crisis/forms';
@@ -27,6 +21,8 @@ import { isCodedError } from '../../data/codedError';
 import type { AcceptedCase } from '@crisis/forms';
 import { useAppData } from '../../data/query';
 import { enumLabel } from '../../cases/page/caseLabels';
+import { nextSort, type Sort } from '../../common/tableParts';
+import { SimpleTable } from '../../common/SimpleTable';
 
 type SortField = 'patient' | 'sourceFacility' | 'patientAcceptedCreatedAt' | 'status';
 const PAGE_SIZE = 10;
@@ -43,7 +39,7 @@ export function AcceptedCasesTable() {
   const [rows, setRows] = useState<AcceptedCase[]>([]);
   const [total, setTotal] = useState(0);
   const [page, setPage] = useState(0);
-  const [sort, setSort] = useState<{ field: SortField; order: 'ASC' | 'DESC' }>({ field: 'patientAcceptedCreatedAt', order: 'ASC' });
+  const [sort, setSort] = useState<Sort<SortField>>({ field: 'patientAcceptedCreatedAt', order: 'ASC' });
   const [confirm, setConfirm] = useState<AcceptedCase | null>(null);
   const [busy, setBusy] = useState(false);
   const allowed = ability.can('read', 'AcceptedCase');
@@ -79,61 +75,42 @@ export function AcceptedCasesTable() {
       setBusy(false);
     }
   };
-  const header = (field: SortField, label: string) => (
-    <TableCell sortDirection={sort.field === field ? (sort.order === 'ASC' ? 'asc' : 'desc') : false}>
-      <TableSortLabel
-        active={sort.field === field}
-        direction={sort.field === field && sort.order === 'DESC' ? 'desc' : 'asc'}
-        onClick={() => setSort((s) => ({ field, order: s.field === field && s.order === 'ASC' ? 'DESC' : 'ASC' }))}
-      >
-        {label}
-      </TableSortLabel>
-    </TableCell>
-  );
 
   return (
     <Card sx={{ mt: 2 }} data-testid="accepted-cases">
       <CardHeader title="Accepted patients" titleTypographyProps={{ variant: 'h6' }} />
       <CardContent sx={{ pt: 0 }}>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              {header('patient', 'Patient')}
-              {header('sourceFacility', 'Source facility')}
-              {header('patientAcceptedCreatedAt', 'Accepted at')}
-              {header('status', 'Status')}
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>
-                  <Typography color="text.secondary">No accepted patients</Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {rows.map((r) => (
-              <TableRow key={`${r.id}-${r.divisionId}`} data-testid="accepted-row">
-                <TableCell>
-                  <Link component={RouterLink} to={`/cases/${r.id}`}>
-                    {r.patient.firstName} {r.patient.lastName}
-                  </Link>
-                </TableCell>
-                <TableCell>{r.sourceFacility.name}</TableCell>
-                <TableCell>{formatDateTime(r.acceptedAt)}</TableCell>
-                <TableCell>{enumLabel(r.status)}</TableCell>
-                <TableCell align="right">
-                  {ability.can('update', 'AcceptedCase') && (
-                    <Button size="small" onClick={() => setConfirm(r)}>
-                      Close
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <SimpleTable<AcceptedCase>
+          columns={[
+            {
+              label: 'Patient',
+              sortField: 'patient',
+              render: (r) => (
+                <Link component={RouterLink} to={`/cases/${r.id}`}>
+                  {r.patient.firstName} {r.patient.lastName}
+                </Link>
+              ),
+            },
+            { label: 'Source facility', sortField: 'sourceFacility', render: (r) => r.sourceFacility.name },
+            { label: 'Accepted at', sortField: 'patientAcceptedCreatedAt', render: (r) => formatDateTime(r.acceptedAt) },
+            { label: 'Status', sortField: 'status', render: (r) => enumLabel(r.status) },
+            {
+              align: 'right',
+              render: (r) =>
+                ability.can('update', 'AcceptedCase') && (
+                  <Button size="small" onClick={() => setConfirm(r)}>
+                    Close
+                  </Button>
+                ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(r) => `${r.id}-${r.divisionId}`}
+          rowProps={() => ({ 'data-testid': 'accepted-row' })}
+          emptyText={<Typography color="text.secondary">No accepted patients</Typography>}
+          sort={sort}
+          onSort={(f) => setSort((s) => nextSort(s, f as SortField))}
+        />
         <TablePagination component="div" count={total} page={page} onPageChange={(_e, p) => setPage(p)} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} />
       </CardContent>
       <Dialog open={!!confirm} onClose={() => !busy && setConfirm(null)}>

@@ -1,19 +1,9 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Button, Checkbox, DialogContentText, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
 import { BULK_RESULTS, LEFT_VOICEMAIL_DEFAULT_MINUTES, NO_ANSWER_DEFAULT_MINUTES, defaultFollowUpMinutes } from '@crisis/forms';
 import { enumLabel } from '../../cases/page/caseLabels';
+import { ActionDialog } from '../../common/ActionDialog';
+import { MessageDialog as CommonMessageDialog } from '../../common/MessageDialog';
 import { followUpLabel } from './followUp';
 
 export function FollowUpSelect({
@@ -71,29 +61,20 @@ export function NoteDialog({ open, initial, onClose, onSave }: { open: boolean; 
     onSave(trimmed);
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" data-testid="note-dialog">
-      <DialogTitle>Note</DialogTitle>
-      <DialogContent>
-        <TextField
-          autoFocus
-          multiline
-          minRows={4}
-          fullWidth
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          error={!!error}
-          helperText={error}
-          inputProps={{ 'data-testid': 'note-dialog-text', maxLength: 4000 }}
-          sx={{ mt: 1 }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={save} data-testid="note-dialog-save">
-          Save
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog open={open} title="Note" testId="note-dialog" onClose={onClose} action={{ label: 'Save', testId: 'note-dialog-save', onClick: save }} fullWidth maxWidth="sm">
+      <TextField
+        autoFocus
+        multiline
+        minRows={4}
+        fullWidth
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        error={!!error}
+        helperText={error}
+        inputProps={{ 'data-testid': 'note-dialog-text', maxLength: 4000 }}
+        sx={{ mt: 1 }}
+      />
+    </ActionDialog>
   );
 }
 
@@ -108,19 +89,16 @@ export function CallbackDialog({ open, options, onClose, onApply }: { open: bool
     }
   }, [open]);
   return (
-    <Dialog open={open} onClose={onClose} data-testid="callback-dialog">
-      <DialogTitle>Callback time</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>Sets the callback of every selected patient.</DialogContentText>
-        <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={error} testId="callback-dialog-minutes" />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={() => (minutes ? onApply(minutes) : setError('Required'))} data-testid="callback-dialog-apply">
-          Apply
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      open={open}
+      title="Callback time"
+      testId="callback-dialog"
+      onClose={onClose}
+      action={{ label: 'Apply', testId: 'callback-dialog-apply', onClick: () => (minutes ? onApply(minutes) : setError('Required')) }}
+    >
+      <DialogContentText sx={{ mb: 2 }}>Sets the callback of every selected patient.</DialogContentText>
+      <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={error} testId="callback-dialog-minutes" />
+    </ActionDialog>
   );
 }
 
@@ -147,37 +125,34 @@ export function NoAnswerDialog({
     }
   }, [open]);
   return (
-    <Dialog open={open} onClose={onClose} data-testid="no-answer-dialog">
-      <DialogTitle>No answer</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={voicemail}
-                onChange={(e) => {
-                  setVoicemail(e.target.checked);
-                  setMinutes(e.target.checked ? LEFT_VOICEMAIL_DEFAULT_MINUTES : NO_ANSWER_DEFAULT_MINUTES);
-                }}
-                inputProps={{ 'data-testid': 'no-answer-left-voicemail' } as any}
-              />
-            }
-            label="Left voicemail"
-          />
-          <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={error} testId="no-answer-minutes" />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          onClick={() => (minutes ? onApply(voicemail ? 'LeftVoicemail' : 'NoAnswer', minutes) : setError('Required'))}
-          data-testid="no-answer-apply"
-        >
-          Apply
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      open={open}
+      title="No answer"
+      testId="no-answer-dialog"
+      onClose={onClose}
+      action={{
+        label: 'Apply',
+        testId: 'no-answer-apply',
+        onClick: () => (minutes ? onApply(voicemail ? 'LeftVoicemail' : 'NoAnswer', minutes) : setError('Required')),
+      }}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={voicemail}
+              onChange={(e) => {
+                setVoicemail(e.target.checked);
+                setMinutes(e.target.checked ? LEFT_VOICEMAIL_DEFAULT_MINUTES : NO_ANSWER_DEFAULT_MINUTES);
+              }}
+              inputProps={{ 'data-testid': 'no-answer-left-voicemail' } as any}
+            />
+          }
+          label="Left voicemail"
+        />
+        <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={error} testId="no-answer-minutes" />
+      </Stack>
+    </ActionDialog>
   );
 }
 
@@ -214,41 +189,32 @@ export function BulkDialog({ open, options, onClose, onApply }: { open: boolean;
     onApply({ result, minutes: minutes!, spokeWith: spokeWith.trim(), note: note.trim() });
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" data-testid="bulk-dialog">
-      <DialogTitle>Bulk change</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            select
-            size="small"
-            label="Result"
-            value={result}
-            onChange={(e) => {
-              setResult(e.target.value);
-              setMinutes(defaultFollowUpMinutes(e.target.value));
-            }}
-            error={!!errors.result}
-            helperText={errors.result}
-            SelectProps={{ SelectDisplayProps: { 'data-testid': 'bulk-result' } as any }}
-          >
-            {BULK_RESULTS.map((r) => (
-              <MenuItem key={r} value={r}>
-                {enumLabel(r)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={errors.minutes} testId="bulk-minutes" />
-          <TextField size="small" label="Spoke with" value={spokeWith} onChange={(e) => setSpokeWith(e.target.value)} error={!!errors.spokeWith} helperText={errors.spokeWith} inputProps={{ maxLength: 255 }} />
-          <TextField size="small" label="Note" multiline minRows={2} value={note} onChange={(e) => setNote(e.target.value)} inputProps={{ maxLength: 4000 }} />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={apply} data-testid="bulk-apply">
-          Apply
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog open={open} title="Bulk change" testId="bulk-dialog" onClose={onClose} action={{ label: 'Apply', testId: 'bulk-apply', onClick: apply }} fullWidth maxWidth="xs">
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          select
+          size="small"
+          label="Result"
+          value={result}
+          onChange={(e) => {
+            setResult(e.target.value);
+            setMinutes(defaultFollowUpMinutes(e.target.value));
+          }}
+          error={!!errors.result}
+          helperText={errors.result}
+          SelectProps={{ SelectDisplayProps: { 'data-testid': 'bulk-result' } as any }}
+        >
+          {BULK_RESULTS.map((r) => (
+            <MenuItem key={r} value={r}>
+              {enumLabel(r)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <FollowUpSelect value={minutes} options={options} onChange={setMinutes} error={errors.minutes} testId="bulk-minutes" />
+        <TextField size="small" label="Spoke with" value={spokeWith} onChange={(e) => setSpokeWith(e.target.value)} error={!!errors.spokeWith} helperText={errors.spokeWith} inputProps={{ maxLength: 255 }} />
+        <TextField size="small" label="Note" multiline minRows={2} value={note} onChange={(e) => setNote(e.target.value)} inputProps={{ maxLength: 4000 }} />
+      </Stack>
+    </ActionDialog>
   );
 }
 
@@ -263,18 +229,17 @@ export function MessageDialog({
   actions?: React.ReactNode;
 }) {
   return (
-    <Dialog open={!!content} onClose={onClose} data-testid="call-log-message">
-      <DialogTitle>{content?.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{content?.message}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        {actions ?? (
+    <CommonMessageDialog
+      content={content}
+      onClose={onClose}
+      testId="call-log-message"
+      actions={
+        actions ?? (
           <Button variant="contained" onClick={onClose} data-testid="call-log-message-ok">
             OK
           </Button>
-        )}
-      </DialogActions>
-    </Dialog>
+        )
+      }
+    />
   );
 }

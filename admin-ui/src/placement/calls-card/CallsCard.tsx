@@ -12,17 +12,13 @@ import {
   CardHeader,
   Checkbox,
   FormControlLabel,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   Tooltip,
 } from '@mui/material';
 import { ErrorCode, formatDateTime, type CallsCardRow, type LiveEventName } from '@crisis/forms';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppData, useAppQuery } from '../../data/query';
+import { SimpleTable } from '../../common/SimpleTable';
 import { useDebounced } from '../../common/useDebounced';
 import { useLiveEvent } from '../../live/useLiveEvent';
 
@@ -104,69 +100,59 @@ export function CallsCard() {
             Already claimed by {claimedBy.name}
           </Alert>
         )}
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox" />
-              <TableCell>Tasks</TableCell>
-              <TableCell>Facility</TableCell>
-              <TableCell>Division</TableCell>
-              <TableCell>Preferred</TableCell>
-              <TableCell>Recent callback</TableCell>
-              <TableCell>Claimed by</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow
-                key={row.divisionId}
-                hover
-                onClick={() => void claim(row)}
-                sx={{ cursor: 'pointer' }}
-                data-testid="calls-card-row"
-                data-division-id={row.divisionId}
-                data-circle={row.circle}
-              >
-                <TableCell padding="checkbox">
-                  <Tooltip title={CIRCLE_LABELS[row.circle]}>
-                    <Box
-                      data-testid="calls-card-circle"
-                      sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: CIRCLE_COLORS[row.circle], mx: 'auto' }}
-                    />
-                  </Tooltip>
-                </TableCell>
-                <TableCell>{row.taskCount}</TableCell>
-                <TableCell>{row.facilityName}</TableCell>
-                <TableCell>{row.divisionName}</TableCell>
-                <TableCell>{row.preferredCount}</TableCell>
-                <TableCell>{row.recentCallbackAt ? formatDateTime(row.recentCallbackAt) : row.uncalledCount ? 'Not called yet' : ''}</TableCell>
-                <TableCell data-testid="calls-card-claim">{row.claim ? `Claimed by ${row.claim.claimedByName}` : ''}</TableCell>
-                <TableCell align="right">
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    disabled={busy === row.divisionId}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      void claim(row);
-                    }}
-                    data-testid="calls-card-claim-button"
-                  >
-                    Claim
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-            {!rows.length && (
-              <TableRow>
-                <TableCell colSpan={8} sx={{ color: 'text.secondary' }} data-testid="calls-card-empty">
-                  No calls to make{withinTwoHours ? ' within two hours' : ''}.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+        <SimpleTable<CallsCardRow>
+          columns={[
+            {
+              cell: { padding: 'checkbox' },
+              render: (row) => (
+                <Tooltip title={CIRCLE_LABELS[row.circle]}>
+                  <Box
+                    data-testid="calls-card-circle"
+                    sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: CIRCLE_COLORS[row.circle], mx: 'auto' }}
+                  />
+                </Tooltip>
+              ),
+            },
+            { label: 'Tasks', render: (row) => row.taskCount },
+            { label: 'Facility', render: (row) => row.facilityName },
+            { label: 'Division', render: (row) => row.divisionName },
+            { label: 'Preferred', render: (row) => row.preferredCount },
+            {
+              label: 'Recent callback',
+              render: (row) => (row.recentCallbackAt ? formatDateTime(row.recentCallbackAt) : row.uncalledCount ? 'Not called yet' : ''),
+            },
+            { label: 'Claimed by', cell: { 'data-testid': 'calls-card-claim' }, render: (row) => (row.claim ? `Claimed by ${row.claim.claimedByName}` : '') },
+            {
+              align: 'right',
+              render: (row) => (
+                <Button
+                  size="small"
+                  variant="outlined"
+                  disabled={busy === row.divisionId}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    void claim(row);
+                  }}
+                  data-testid="calls-card-claim-button"
+                >
+                  Claim
+                </Button>
+              ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(row) => row.divisionId}
+          rowProps={(row) => ({
+            hover: true,
+            onClick: () => void claim(row),
+            sx: { cursor: 'pointer' },
+            'data-testid': 'calls-card-row',
+            'data-division-id': row.divisionId,
+            'data-circle': row.circle,
+          })}
+          emptyText={`No calls to make${withinTwoHours ? ' within two hours' : ''}.`}
+          emptyCell={{ sx: { color: 'text.secondary' }, 'data-testid': 'calls-card-empty' }}
+        />
         <TablePager total={total} page={page} perPage={PAGE_SIZE} onPageChange={setPage} />
       </CardContent>
     </Card>

@@ -7,13 +7,7 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
   TablePagination,
-  TableRow,
-  TableSortLabel,
   TextField,
   Tooltip,
   Typography,
@@ -26,6 +20,8 @@ import { downloadPdf } from '../../data/download';
 import { useAppData } from '../../data/query';
 import { enumLabel } from '../../cases/page/caseLabels';
 import { useDebounced } from '../../common/useDebounced';
+import { undoneRowSx } from '../../common/tableParts';
+import { SimpleTable } from '../../common/SimpleTable';
 
 const PAGE_SIZE = 10;
 const tz = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -99,45 +95,29 @@ export function DivisionLogModal({ divisionId, divisionName, open, onClose }: { 
           <TextField size="small" type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: '1902-01-01', max: today() }} error={!!errors.from} helperText={errors.from} />
           <TextField size="small" type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: from || '1902-01-01', max: today() }} error={!!errors.to} helperText={errors.to} />
         </Box>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell sortDirection={order === 'DESC' ? 'desc' : 'asc'}>
-                <TableSortLabel active direction={order === 'DESC' ? 'desc' : 'asc'} onClick={() => setOrder((o) => (o === 'DESC' ? 'ASC' : 'DESC'))}>
-                  Date contact
-                </TableSortLabel>
-              </TableCell>
-              <TableCell>User</TableCell>
-              <TableCell>Spoke with</TableCell>
-              <TableCell>Patients</TableCell>
-              <TableCell>Result</TableCell>
-              <TableCell>Follow-up</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6}>
-                  <Typography color="text.secondary">No calls</Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {rows.map((r) => (
-              <TableRow key={r.id} sx={r.undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined}>
-                <TableCell>{formatDateTime(r.createdAt)}</TableCell>
-                <TableCell>{r.user.name}</TableCell>
-                <TableCell>{r.spokeWith}</TableCell>
-                <TableCell>{r.patients.map((p) => `${p.name} ${caseReference(p.caseId)}`).join(', ')}</TableCell>
-                <TableCell>
-                  <Tooltip title={r.note ?? ''}>
-                    <span>{enumLabel(r.result)}</span>
-                  </Tooltip>
-                </TableCell>
-                <TableCell>{r.callbackAt ? formatDateTime(r.callbackAt) : ''}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <SimpleTable<DivisionLogEntry>
+          columns={[
+            { label: 'Date contact', sortField: 'dateContact', render: (r) => formatDateTime(r.createdAt) },
+            { label: 'User', render: (r) => r.user.name },
+            { label: 'Spoke with', render: (r) => r.spokeWith },
+            { label: 'Patients', render: (r) => r.patients.map((p) => `${p.name} ${caseReference(p.caseId)}`).join(', ') },
+            {
+              label: 'Result',
+              render: (r) => (
+                <Tooltip title={r.note ?? ''}>
+                  <span>{enumLabel(r.result)}</span>
+                </Tooltip>
+              ),
+            },
+            { label: 'Follow-up', render: (r) => (r.callbackAt ? formatDateTime(r.callbackAt) : '') },
+          ]}
+          rows={rows}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ sx: undoneRowSx(r.undone) })}
+          emptyText={<Typography color="text.secondary">No calls</Typography>}
+          sort={{ field: 'dateContact', order }}
+          onSort={() => setOrder((o) => (o === 'DESC' ? 'ASC' : 'DESC'))}
+        />
         <TablePagination component="div" count={total} page={page} onPageChange={(_e, p) => setPage(p)} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} />
       </DialogContent>
       <DialogActions>

@@ -9,12 +9,6 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TableSortLabel,
   TextField,
   Tooltip,
   Typography,
@@ -27,6 +21,8 @@ import { downloadPdf } from '../../data/download';
 import { keys, useAppData, useAppMutation } from '../../data/query';
 import type { PlacementLogRow } from '@crisis/forms';
 import { enumLabel } from '../../cases/page/caseLabels';
+import { SimpleTable } from '../../common/SimpleTable';
+import { nextSort, undoneRowSx, type Sort } from '../../common/tableParts';
 
 type SortField = 'dateContact' | 'coordinator' | 'referringFacility' | 'result' | 'callbackAt';
 interface Option { id: number; name: string }
@@ -50,7 +46,7 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
   const { ability } = useSession();
   const [rows, setRows] = useState<PlacementLogRow[]>([]);
   const [allRows, setAllRows] = useState<PlacementLogRow[]>([]);
-  const [sort, setSort] = useState<{ field: SortField; order: 'ASC' | 'DESC' }>({ field: 'dateContact', order: 'DESC' });
+  const [sort, setSort] = useState<Sort<SortField>>({ field: 'dateContact', order: 'DESC' });
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [facilities, setFacilities] = useState<Option[]>([]);
@@ -92,15 +88,6 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
   const facilityChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.referringFacilityDivisionInfo.facilityId, name: r.referringFacilityDivisionInfo.facilityName }))), [allRows]);
   const coordinatorChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.coordinatorId, name: r.crisisCoordinator }))), [allRows]);
 
-  const sortBy = (field: SortField) =>
-    setSort((s) => ({ field, order: s.field === field && s.order === 'DESC' ? 'ASC' : s.field === field ? 'DESC' : field === 'dateContact' ? 'DESC' : 'ASC' }));
-  const header = (field: SortField, label: string) => (
-    <TableCell sortDirection={sort.field === field ? (sort.order.toLowerCase() as 'asc' | 'desc') : false}>
-      <TableSortLabel active={sort.field === field} direction={sort.field === field ? (sort.order.toLowerCase() as 'asc' | 'desc') : 'asc'} onClick={() => sortBy(field)}>
-        {label}
-      </TableSortLabel>
-    </TableCell>
-  );
 
   const undo = async () => {
     if (!confirm) return;
@@ -150,55 +137,50 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
           <Autocomplete multiple size="small" sx={{ minWidth: 200 }} options={coordinatorChoices} value={coordinators} getOptionLabel={(o) => o.name} isOptionEqualToValue={(a, b) => a.id === b.id} onChange={(_e, v) => setCoordinators(v)} renderInput={(p) => <TextField {...p} label="Coordinators" />} />
         </Box>
         {error && <Typography color="error">{error}</Typography>}
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              {header('dateContact', 'Date contact')}
-              {header('coordinator', 'Coordinator')}
-              {header('referringFacility', 'Referring facility / division')}
-              <TableCell>Spoke with</TableCell>
-              {header('result', 'Latest result')}
-              {header('callbackAt', 'Follow-up')}
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={7}>
-                  <Typography color="text.secondary">No calls</Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {rows.map((r) => (
-              <TableRow key={r.placementTaskCallId} data-testid="log-row" data-undone={r.undone ? 'true' : 'false'} sx={r.undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined}>
-                <TableCell>{formatDateTime(r.createdAt)}</TableCell>
-                <TableCell>{r.crisisCoordinator}</TableCell>
-                <TableCell>
-                  <Tooltip title={r.referringFacilityDivisionInfo.facilityAddress}>
-                    <span>
-                      {r.referringFacilityDivisionInfo.facilityName} / {r.referringFacilityDivisionInfo.divisionName}
-                    </span>
-                  </Tooltip>
-                </TableCell>
-                <TableCell>{r.spokeWith}</TableCell>
-                <TableCell>
-                  <Tooltip title={r.note ?? ''}>
-                    <span>{enumLabel(r.result)}{r.bulkId ? ' (bulk)' : ''}{r.note ? ' 🗒' : ''}</span>
-                  </Tooltip>
-                </TableCell>
-                <TableCell>{r.callbackAt ? formatDateTime(r.callbackAt) : ''}</TableCell>
-                <TableCell align="right">
-                  {r.canUndo && ability.can('manage', 'Placement') && (
-                    <Button size="small" onClick={() => setConfirm(r)}>
-                      Undo
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <SimpleTable<PlacementLogRow>
+          columns={[
+            { label: 'Date contact', sortField: 'dateContact', render: (r) => formatDateTime(r.createdAt) },
+            { label: 'Coordinator', sortField: 'coordinator', render: (r) => r.crisisCoordinator },
+            {
+              label: 'Referring facility / division',
+              sortField: 'referringFacility',
+              render: (r) => (
+                <Tooltip title={r.referringFacilityDivisionInfo.facilityAddress}>
+                  <span>
+                    {r.referringFacilityDivisionInfo.facilityName} / {r.referringFacilityDivisionInfo.divisionName}
+                  </span>
+                </Tooltip>
+              ),
+            },
+            { label: 'Spoke with', render: (r) => r.spokeWith },
+            {
+              label: 'Latest result',
+              sortField: 'result',
+              render: (r) => (
+                <Tooltip title={r.note ?? ''}>
+                  <span>{enumLabel(r.result)}{r.bulkId ? ' (bulk)' : ''}{r.note ? ' 🗒' : ''}</span>
+                </Tooltip>
+              ),
+            },
+            { label: 'Follow-up', sortField: 'callbackAt', render: (r) => (r.callbackAt ? formatDateTime(r.callbackAt) : '') },
+            {
+              align: 'right',
+              render: (r) =>
+                r.canUndo &&
+                ability.can('manage', 'Placement') && (
+                  <Button size="small" onClick={() => setConfirm(r)}>
+                    Undo
+                  </Button>
+                ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(r) => r.placementTaskCallId}
+          rowProps={(r) => ({ 'data-testid': 'log-row', 'data-undone': r.undone ? 'true' : 'false', sx: undoneRowSx(r.undone) })}
+          emptyText={<Typography color="text.secondary">No calls</Typography>}
+          sort={sort}
+          onSort={(f) => setSort((s) => nextSort(s, f as SortField, f === 'dateContact' ? 'DESC' : 'ASC'))}
+        />
       </DialogContent>
       <DialogActions>
         {canExport && (
