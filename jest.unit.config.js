@@ -6,16 +6,6 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/{forms,api,workflows}/src/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        // NestJS and sequelize-typescript decorators, as tsc compiles them.
-        transform: { legacyDecorator: true, decoratorMetadata: true },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    }],
-  },
+  transform: require('./jest.transform'),
   passWithNoTests: true,
 };

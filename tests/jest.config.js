@@ -6,15 +6,6 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/integration/**/*.test.ts'],
   testTimeout: 30000,
-  transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    }],
-  },
+  transform: require('../jest.transform'),
   passWithNoTests: true,
 };

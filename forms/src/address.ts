@@ -47,3 +47,33 @@ export function splitApartment(streetLine: string | null | undefined): StreetPar
   if (leading) return { streetLine: leading[2].trim(), apartmentNumber: leading[1] };
   return { streetLine: line, apartmentNumber: null };
 }
+
+// Answers of GET /api/address/* (US address look-ups)
+
+/** One ZIP code of the data set. */
+export interface ZipInfo {
+  zipCode: string;
+  city: string;
+  state: string;
+  county: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** One street suggestion: a line already known, or the typed text split into street and apartment. */
+export interface StreetSuggestion {
+  source: 'typed' | 'facility' | 'patient';
+  streetLine: string;
+  apartmentNumber: string | null;
+  city: string | null;
+  state: string | null;
+  county: string | null;
+  zipCode: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface CountySuggestion {
+  county: string;
+  state: string;
+}

@@ -8,6 +8,25 @@ import type { CallEntryInput } from './placement/calls';
 // Case page
 
 /** The case page's payload (GET /api/cases/{id}) and the contract every case-page card follows. */
+/** A patient as stored (spec 01 §3 Patient), in the shape of PatientInput. */
+export interface PatientRecord {
+  id: number;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  gender: string;
+  phone: string | null;
+  isVeteran: boolean;
+  homeless: boolean;
+  ssn: string | null;
+  address: { streetLine: string | null; apartmentNumber: string | null; city: string | null; state: string | null; county: string | null; zipCode: string | null };
+  outpatientProviderName: string | null;
+  outpatientProviderPhone: string | null;
+  athenaPatientId: string | null;
+  patientEpicId: string | null;
+  encounterIdentifier: string | null;
+}
+
 export interface PersonRef {
   id: number;
   firstName: string;
@@ -61,24 +80,7 @@ export interface CaseDetails {
   closedAt: string | null;
   locatingServicesSeconds: number;
   outcome: { type: string | null; note: string | null; referringFacility: { divisionId: number; divisionName: string; facilityName: string } | null } | null;
-  patient: {
-    id: number;
-    firstName: string;
-    lastName: string;
-    dateOfBirth: string;
-    gender: string;
-    phone: string | null;
-    isVeteran: boolean;
-    homeless: boolean;
-    ssn: string | null;
-    address: { streetLine: string | null; apartmentNumber: string | null; city: string | null; state: string | null; county: string | null; zipCode: string | null };
-    outpatientProviderName: string | null;
-    outpatientProviderPhone: string | null;
-    athenaPatientId: string | null;
-    patientEpicId: string | null;
-    hasNewCase: boolean;
-    activeCaseId: number | null;
-  };
+  patient: Omit<PatientRecord, 'encounterIdentifier'> & { hasNewCase: boolean; activeCaseId: number | null };
   sourceFacility: {
     id: number;
     name: string;

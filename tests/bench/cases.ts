@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { UserType } from '@crisis/forms';
 import { seedBenchCases } from '../../seed/src/bench-cases';
 import { signInAs } from '../support/oidc-client';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, formatLoad } from './load';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3200';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -33,8 +33,7 @@ function request(agent: http.Agent, method: string, url: URL, token: string, bod
   });
 }
 
-const fmt = (r: LoadResult) =>
-  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+const fmt = formatLoad;
 
 async function main() {
   const db = new Client({ connectionString: process.env.DATABASE_URL });

@@ -8,7 +8,7 @@ import { Pool } from 'pg';
 import { UserType } from '@crisis/forms';
 import { buildFacilityListQuery } from '../../api/src/facilities/facility-list.query';
 import { signInAs } from '../support/oidc-client';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, formatLoad, getListPage } from './load';
 import { stackMemory } from './memory';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3200';
@@ -17,18 +17,7 @@ const filter = { showActiveOnly: true, states: ['FL', 'GA', 'TX'], q: 'health' }
 const sort: [string, 'ASC' | 'DESC'] = ['name', 'ASC'];
 const range: [number, number] = [25, 49];
 
-function get(agent: http.Agent, url: URL, token: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 && res.headers['content-range'] ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-  });
-}
-
-const fmt = (r: LoadResult) =>
-  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+const fmt = formatLoad;
 
 async function main() {
   const memoryIdle = stackMemory();
@@ -44,8 +33,8 @@ async function main() {
   for (const concurrency of [1, 32]) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
     const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: concurrency });
-    await runLoad(() => get(agent, url, accessToken), concurrency, 2); // warm-up
-    const apiResult = await runLoad(() => get(agent, url, accessToken), concurrency, SECONDS);
+    await runLoad(() => getListPage(agent, url, accessToken), concurrency, 2); // warm-up
+    const apiResult = await runLoad(() => getListPage(agent, url, accessToken), concurrency, SECONDS);
     await runLoad(async () => void (await pool.query(sql, params)), concurrency, 2);
     const sqlResult = await runLoad(async () => void (await pool.query(sql, params)), concurrency, SECONDS);
     results[concurrency] = { api: apiResult, sql: sqlResult };

@@ -13,7 +13,7 @@ import { Pool } from 'pg';
 import { UserType } from '@crisis/forms';
 import { auditLogCountSql, auditLogPageSql } from '../../api/src/audit/audit-log.query';
 import { signInAs } from '../support/oidc-client';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, formatLoad, getListPage } from './load';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3200';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,18 +57,7 @@ function usersSql(text: string, organizationTypes: string[], offset: number, lim
   ];
 }
 
-function get(agent: http.Agent, url: URL, token: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 && res.headers['content-range'] ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-  });
-}
-
-const fmt = (r: LoadResult) =>
-  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+const fmt = formatLoad;
 
 async function main() {
   const { accessToken } = await signInAs(UserType.ItpAdmin);
@@ -119,8 +108,8 @@ async function main() {
     for (const concurrency of [1, 32]) {
       const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
       const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: concurrency });
-      await runLoad(() => get(agent, url, accessToken), concurrency, 2); // warm-up
-      const api = await runLoad(() => get(agent, url, accessToken), concurrency, SECONDS);
+      await runLoad(() => getListPage(agent, url, accessToken), concurrency, 2); // warm-up
+      const api = await runLoad(() => getListPage(agent, url, accessToken), concurrency, SECONDS);
       await runLoad(runSql(pool), concurrency, 2);
       const sql = await runLoad(runSql(pool), concurrency, SECONDS);
       agent.destroy();

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { performance } from 'perf_hooks';
 
 export interface LoadResult {
@@ -47,4 +48,19 @@ export async function runLoad(task: () => Promise<void>, concurrency: number, se
     p95: pct(latencies, 95),
     p99: pct(latencies, 99),
   };
+}
+
+/** One line of a load result: clients, throughput, latency percentiles, counts. */
+export const formatLoad = (r: LoadResult) =>
+  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+
+/** GET of a list page with a bearer token; fails unless 200 with a Content-Range. */
+export function getListPage(agent: http.Agent, url: URL, token: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 && res.headers['content-range'] ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+  });
 }

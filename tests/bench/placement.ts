@@ -16,7 +16,7 @@ import { connectionOptions, setCallbackTimer, temporalEnv } from '@crisis/workfl
 import { seedBenchCases } from '../../seed/src/bench-cases';
 import { BENCH_COORDINATORS, coordinatorEmail, seedBenchPlacement } from '../../seed/src/bench-placement';
 import { signIn, signInAs } from '../support/oidc-client';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, formatLoad } from './load';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3200';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -40,8 +40,7 @@ function call(agent: http.Agent, method: string, url: string, token: string, bod
   });
 }
 
-const fmt = (r: LoadResult) =>
-  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(1).padStart(7)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+const fmt = formatLoad;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function main() {

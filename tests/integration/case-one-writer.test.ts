@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { ErrorCode, type LiveEvents } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
-import { contactingCase } from '../support/cases';
+import { contactingCase, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -23,11 +23,8 @@ describe('one writer per case', () => {
     coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
     provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const d = await db.query(
-      `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
-        WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
-    );
-    floor = { facilityId: d.rows[0].facility, divisionId: d.rows[0].division };
+    const tampa = await tampaDivisions();
+    floor = { facilityId: tampa.facilityId, divisionId: tampa.floorId };
   });
 
   const newContactingCase = () =>

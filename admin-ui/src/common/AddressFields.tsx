@@ -8,6 +8,9 @@ import {
   STREET_AUTOCOMPLETE_MIN_CHARS,
   US_STATES,
   ZIP_LOOKUP_PATTERN,
+  type CountySuggestion,
+  type StreetSuggestion,
+  type ZipInfo,
 } from '@crisis/forms';
 import { api } from '../data/httpClient';
 import { useDebounced } from './useDebounced';
@@ -16,30 +19,6 @@ import { ZipInput } from './ZipInput';
 const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
 const ADDRESS_API = '/api/address';
 
-/** Answers of GET /api/address/* (api/src/address). */
-interface ZipInfo {
-  zipCode: string;
-  city: string;
-  state: string;
-  county: string;
-  latitude: number;
-  longitude: number;
-}
-interface StreetSuggestion {
-  source: 'typed' | 'facility' | 'patient';
-  streetLine: string;
-  apartmentNumber: string | null;
-  city: string | null;
-  state: string | null;
-  county: string | null;
-  zipCode: string | null;
-  latitude: number | null;
-  longitude: number | null;
-}
-interface CountySuggestion {
-  county: string;
-  state: string;
-}
 
 type Field = 'street' | 'apartment' | 'city' | 'state' | 'county' | 'zip';
 

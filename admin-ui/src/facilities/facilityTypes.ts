@@ -1,4 +1,4 @@
-import type { DivisionType } from '@crisis/forms';
+import type { FacilityRecord as ApiFacilityRecord } from '@crisis/forms';
 
 export interface FacilityAddress {
   streetLine: string | null;
@@ -9,20 +9,9 @@ export interface FacilityAddress {
   county: string | null;
 }
 
-export interface FacilityRecord {
-  id: number;
-  name: string;
-  description: string | null;
-  allowReferringDivisionsAccess: boolean;
-  allowPlacementOnlyCases: boolean;
-  isActive: boolean;
-  isMfaEnabled: boolean;
-  isGeoPositionManually: boolean;
-  ehrDepartmentId: string | null;
+/** The facility as the form holds it: the API's record, with the address and position blank while new. */
+export type FacilityRecord = Omit<ApiFacilityRecord, 'address' | 'geoPosition' | 'contacts'> & {
   address: FacilityAddress;
   geoPosition: { latitude: number | null; longitude: number | null };
   contacts: Record<string, string | null>;
-  divisionTypes: DivisionType[];
-  hasActiveSourceDivision: boolean;
-  hasActiveReferringDivision: boolean;
-}
+};

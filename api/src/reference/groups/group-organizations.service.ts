@@ -7,17 +7,8 @@ import type { ListQuery } from '../../common/list-query';
 import { auditValues } from '../../common/request-context';
 import { assertUnique, containsPattern, listPage, savingUnique, select } from '../reference-sql';
 
-export interface GroupOrganizationInput {
-  name: string;
-  description?: string | null;
-  isActive: boolean;
-  mfaEnabled: boolean;
-  states: string[];
-  counties: string[];
-  facilities: number[];
-  excludedFacilities: number[];
-  placementFacilities: number[];
-}
+/** The body of create and update: the record without its id. */
+export type GroupOrganizationInput = Omit<GroupOrganizationRecord, 'id' | 'description'> & { description?: string | null };
 
 export interface GroupOrganizationListFilter {
   q?: string | null;
