@@ -129,7 +129,7 @@ export class CaseCommandsHandler {
     const travel = await this.travelBefore(caseId, command);
     try {
       return await this.transaction(async (db) => {
-        const done = await repo.appliedCommand<{ result: CaseCommandResult; notifications: CaseNotification[] }>(command.commandId);
+        const done = await repo.appliedCommand<{ result: CaseCommandResult; notifications: CaseNotification[] }>(db, command.commandId);
         // Applied by an earlier attempt whose reply was lost: same answer, nothing written twice.
         if (done) return { ok: true as const, ...done };
         const row = await repo.lock(db, caseId);
@@ -141,7 +141,7 @@ export class CaseCommandsHandler {
           ...(applied.requestId ? { requestId: applied.requestId } : {}),
           ...(applied.taskIds ? { taskIds: applied.taskIds } : {}),
         };
-        await repo.recordCommand(command.commandId, caseId, command.kind, { result, notifications: applied.notifications });
+        await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: applied.notifications });
         if (command.audit)
           await this.audit.record({
             ...command.audit,
@@ -160,24 +160,25 @@ export class CaseCommandsHandler {
     }
   }
 
-  /** Travel times of the divisions a command may add as placement tasks, asked before the transaction. */
+  /**
+   * Travel times of the divisions a command may add as placement tasks, asked before the
+   * transaction (read-only, on pooled connections). Entering contacting generates tasks only for a
+   * case that has none yet (a case that comes back keeps its own), so only then are they asked.
+   */
   private async travelBefore(caseId: number, command: CaseCommand): Promise<TravelTimes | undefined> {
-    const recommendation =
-      command.kind === 'changeStatus' && command.status === CaseStatus.Contacting
-        ? command.mainRecommendation
-        : command.kind === 'generateTasks'
-          ? undefined
-          : null;
-    if (recommendation === null) return undefined;
-    return this.transaction((db) => travelForCandidates(db, caseId, recommendation));
+    const db = this.pooled();
+    if (command.kind === 'generateTasks') return travelForCandidates(db, caseId);
+    if (command.kind !== 'changeStatus' || command.status !== CaseStatus.Contacting) return undefined;
+    if (await repo.hasPlacementTasks(db, caseId)) return undefined;
+    return travelForCandidates(db, caseId, command.mainRecommendation);
   }
 
   /** Inserts the notifications of a command for the users of each audience and tells them live; returns who got one. */
   async raiseNotifications(caseId: number, commandId: string, notifications: CaseNotification[]): Promise<number[]> {
     const notified = new Set<number>();
-    await this.transaction(async (db) => {
-      for (const n of notifications) for (const userId of await repo.insertNotifications(db, caseId, commandId, n)) notified.add(userId);
-    });
+    // Each notification is one statement (its rows and their live events): no transaction needed.
+    const db = this.pooled();
+    for (const n of notifications) for (const userId of await repo.insertNotifications(db, caseId, commandId, n)) notified.add(userId);
     return [...notified];
   }
 
@@ -221,7 +222,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
     return r!;
   };
   const move = (to: string, kind: string, extra: MoveExtra = {}) =>
-    repo.moveTo(c, to, kind, actor, command.commandId, {
+    repo.moveTo(db, c, to, kind, actor, command.commandId, {
       ...extra,
       // Back from placement to recommendation review (or reopened): the case's tasks are from an earlier round.
       reworked: (PLACEMENT_CASE_STATUSES.includes(c.status) && to === CaseStatus.WaitingOnDecision) || kind === 'reopen',
@@ -255,8 +256,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       let taskIds: number[] | undefined;
       if (command.status === CaseStatus.Contacting) {
         // Entering contacting finds the facilities to call; a case that comes back keeps its tasks.
-        const existing = await db.query('SELECT 1 FROM placement_tasks WHERE case_id = $1 LIMIT 1', [c.id]);
-        if (!existing.rows[0]) taskIds = await generatePlacementTasks(db, c.id, { count: INITIAL_PLACEMENT_TASKS, origin: 'generated', actorId: actor.id || null, travel });
+        if (!(await repo.hasPlacementTasks(db, c.id))) taskIds = await generatePlacementTasks(db, c.id, { count: INITIAL_PLACEMENT_TASKS, origin: 'generated', actorId: actor.id || null, travel });
       }
       const payload = { Reason: command.note ?? null };
       if (isOnHold(command.status)) return { notifications: [{ type: 'CaseOnHold', to: ['sourceDivision', 'provider'], payload }] };

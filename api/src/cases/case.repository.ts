@@ -1,9 +1,10 @@
 /**
  * The writes of the case domain: `cases`, `requests` and `case_activities` change here and
  * nowhere else (CaseCommandsHandler decides, this module writes). Simple writes go through the
- * Sequelize models, which join the command's transaction through CLS; the statements that a model
- * cannot say as well (the row lock, arithmetic on the row, the audience fan-out of notifications)
- * are SQL on the same transaction's connection.
+ * Sequelize models, which join the command's transaction through CLS. SQL on the same
+ * transaction's connection where a model cannot say it as well (the row lock, arithmetic on the
+ * row, the audience fan-out of notifications) or would be slower on the status-change path, which
+ * a coordinator waits for: the applied-command check, the lock and the move are one statement each.
  */
 import { fn, literal } from 'sequelize';
 import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
@@ -11,7 +12,6 @@ import type { CaseActor, CaseNotification, CaseState } from '@crisis/workflows';
 import type { Sql } from '../db/sql';
 import { Case } from './models/case.model';
 import { CaseActivity } from './models/case-activity.model';
-import { CaseCommandRecord } from './models/case-command-record.model';
 import { CaseRequest } from './models/case-request.model';
 
 /** The case row a command is checked against (locked for the command's transaction). */
@@ -72,13 +72,14 @@ export interface MoveExtra {
 const now = () => fn('now');
 
 export const caseRepository = {
-  async appliedCommand<T>(commandId: string): Promise<T | null> {
-    const done = await CaseCommandRecord.findByPk(commandId, { raw: true });
-    return done ? (done.result as T) : null;
+  /** The result of a command applied earlier (its reply was lost), or null. */
+  async appliedCommand<T>(db: Sql, commandId: string): Promise<T | null> {
+    const { rows } = await db.query<{ result: T }>('SELECT result FROM case_commands WHERE command_id = $1', [commandId]);
+    return rows[0]?.result ?? null;
   },
 
-  async recordCommand(commandId: string, caseId: number, kind: string, result: unknown): Promise<void> {
-    await CaseCommandRecord.create({ commandId, caseId, kind, result });
+  async recordCommand(db: Sql, commandId: string, caseId: number, kind: string, result: unknown): Promise<void> {
+    await db.query('INSERT INTO case_commands (command_id, case_id, kind, result) VALUES ($1, $2, $3, $4)', [commandId, caseId, kind, JSON.stringify(result)]);
   },
 
   /** Locks the case row for the command (FOR UPDATE: one command of a case at a time, also across workers). */
@@ -104,6 +105,11 @@ export const caseRepository = {
     const r = rows[0];
     if (!r) return null;
     return { caseId, status: r.status, statusToResume: r.status_to_resume, version: r.version, allRequestsCancelled: r.all_cancelled, latestRequestStatus: r.latest_status };
+  },
+
+  async hasPlacementTasks(db: Sql, caseId: number): Promise<boolean> {
+    const { rows } = await db.query('SELECT 1 FROM placement_tasks WHERE case_id = $1 LIMIT 1', [caseId]);
+    return rows.length > 0;
   },
 
   /** The case's requests, newest first. */
@@ -272,33 +278,35 @@ export const caseRepository = {
     return statusToReopen(rows[0]?.status, !!rows[0]?.active);
   },
 
-  /** Ends the open activity row, starts one for `to`, and moves the case (bumping its version). */
-  async moveTo(c: CaseRow, to: string, kind: string, actor: CaseActor, commandId: string, extra: MoveExtra): Promise<void> {
-    await CaseActivity.update({ endedAt: now() }, { where: { caseId: c.id, endedAt: null } });
-    await CaseActivity.create({
-      caseId: c.id,
-      status: to,
-      statusGroup: caseStatusGroupOf(to),
-      kind,
-      note: extra.note ?? null,
-      initiatorId: actor.id || null,
-      initiatorName: actor.name,
-      mainRecommendation: extra.recommendation?.main ?? null,
-      criteria: extra.recommendation?.criteria ?? null,
-      recommendationNote: extra.recommendation?.note ?? null,
-      commandId,
-      endedAt: to === CaseStatus.Closed ? now() : null,
-    });
+  /** Ends the open activity row, starts one for `to`, and moves the case (bumping its version): one statement. */
+  async moveTo(db: Sql, c: CaseRow, to: string, kind: string, actor: CaseActor, commandId: string, extra: MoveExtra): Promise<void> {
     const resume = extra.statusToResume === undefined ? c.status_to_resume : extra.statusToResume;
-    await Case.update(
-      {
-        status: to,
-        statusToResume: resume,
-        statusChangedAt: now(),
-        version: literal('version + 1'),
-        ...(extra.reworked ? { reworkedAt: now() } : {}),
-      },
-      { where: { id: c.id } },
+    await db.query(
+      `WITH ended AS (
+         UPDATE case_activities SET ended_at = now() WHERE case_id = $1 AND ended_at IS NULL
+       ), started AS (
+         INSERT INTO case_activities (case_id, status, status_group, kind, note, initiator_id, initiator_name,
+                                      main_recommendation, criteria, recommendation_note, command_id, ended_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $2 = 'Closed' THEN now() END)
+       )
+       UPDATE cases SET status = $2, status_to_resume = $12, status_changed_at = now(), version = version + 1, updated_at = now(),
+                        reworked_at = CASE WHEN $13 THEN now() ELSE reworked_at END
+        WHERE id = $1`,
+      [
+        c.id,
+        to,
+        caseStatusGroupOf(to),
+        kind,
+        extra.note ?? null,
+        actor.id || null,
+        actor.name,
+        extra.recommendation?.main ?? null,
+        extra.recommendation?.criteria ?? null,
+        extra.recommendation?.note ?? null,
+        commandId,
+        resume,
+        !!extra.reworked,
+      ],
     );
     c.status = to;
     c.status_to_resume = resume;

@@ -323,8 +323,8 @@ export class CasesService {
               c.is_involuntary AS "isInvoluntary", c.include_out_of_state_facilities AS "includeOutOfStateFacilities",
               c.is_from_old_system AS "isFromOldSystem", c.main_recommendation AS "mainRecommendation", c.criteria,
               c.recommendation_note AS "recommendationNote", c.uninsured, c.patient_epic_id AS "patientEpicId",
-              c.encounter_identifier_id AS "encounterIdentifierId", (SELECT min(a.granted_at) FROM case_referring_access a WHERE a.case_id = c.id) AS "grantedAccessCreatedAt",
-              (SELECT min(a.accepted_at) FROM case_referring_access a WHERE a.case_id = c.id AND a.removed_at IS NULL) AS "patientAcceptedCreatedAt", c.closed_at AS "closedAt",
+              c.encounter_identifier_id AS "encounterIdentifierId", ra.granted_at AS "grantedAccessCreatedAt",
+              ra.accepted_at AS "patientAcceptedCreatedAt", c.closed_at AS "closedAt",
               c.locating_services_seconds AS "locatingServicesSeconds",
               extract(epoch FROM (coalesce(c.closed_at, now()) - c.created_at))::int AS "timeElapsedSeconds",
               CASE WHEN c.outcome_type IS NULL AND c.status <> 'Closed' THEN NULL ELSE json_build_object(
@@ -364,6 +364,9 @@ export class CasesService {
          JOIN divisions d ON d.id = c.source_division_id
          LEFT JOIN divisions od ON od.id = c.outcome_referring_division_id
          LEFT JOIN facilities ofa ON ofa.id = od.facility_id
+         -- When a referring division was first granted access, and first accepted the patient.
+         CROSS JOIN LATERAL (SELECT min(a.granted_at) AS granted_at, min(a.accepted_at) FILTER (WHERE a.removed_at IS NULL) AS accepted_at
+                               FROM case_referring_access a WHERE a.case_id = c.id) ra
         WHERE c.id = $1`,
       bind,
     );
