@@ -34,14 +34,16 @@ test('a recommendation saved from the medical information reaches the decision c
     await card.getByTestId('medical-information-edit-open').click();
     const dialog = coordinator.getByTestId('medical-information-edit');
     await dialog.getByRole('combobox', { name: 'Main recommendation' }).click();
-    await coordinator.getByRole('option', { name: 'Mental Health Inpatient' }).click();
+    await coordinator.getByRole('option', { name: /^mental health inpatient$/i }).click();
     await dialog.getByTestId('mi-recommendationNote').fill(note);
     await dialog.getByTestId('medical-information-edit-submit').click();
+    // A changed recommendation is confirmed before it is saved (spec 01 §5).
+    await coordinator.getByRole('button', { name: 'Confirm' }).click();
     await expect(dialog).toBeHidden({ timeout: 15_000 });
 
     // No reload on the nurse's page: the case's live event brings the new recommendation.
     await expect(decision).toContainText(note, { timeout: 15_000 });
-    await expect(decision).toContainText('Mental Health Inpatient');
+    await expect(decision).toContainText(/mental health inpatient/i);
     await expect(decision.getByTestId('decision-none')).toHaveCount(0);
   } finally {
     await nurseContext.close();
