@@ -5,7 +5,7 @@
  *
  * Env: DATABASE_URL; TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default),
  * TEMPORAL_TASK_QUEUE (crisis); for a real cluster TEMPORAL_API_KEY or
- * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); WORKER_DB_POOL_MAX (10);
+ * TEMPORAL_TLS_CERT_PATH + TEMPORAL_TLS_KEY_PATH (see connection-env.ts); DB_POOL_MAX (20, as the API);
  * WORKER_LOG_LEVEL (INFO); WORKER_SKIP_SCHEDULES (set: do not create the Temporal schedules).
  *
  * `--build-bundle` only builds the cached workflow bundle and exits (for image builds and CI).
