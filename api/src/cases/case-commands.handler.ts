@@ -56,7 +56,7 @@ import type {
 import { AuditService } from '../audit/audit.service';
 import { currentTransaction } from '../common/after-commit';
 import { inTransaction, pooledSql, type Sql } from '../db/sql';
-import { generatePlacementTasks, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
+import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
 import { caseRepository as repo, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
 class Refusal extends Error {
@@ -161,11 +161,14 @@ export class CaseCommandsHandler {
   }
 
   /**
-   * Travel times of the divisions a command may add as placement tasks, asked before the
-   * transaction (read-only, on pooled connections). Entering contacting generates tasks only for a
+   * Travel times of the divisions a command may add as placement tasks, asked of a routing
+   * service before the transaction (read-only, on pooled connections), so no row lock is held
+   * while it answers (up to 3 s). Entering contacting generates tasks only for a
    * case that has none yet (a case that comes back keeps its own), so only then are they asked.
    */
   private async travelBefore(caseId: number, command: CaseCommand): Promise<TravelTimes | undefined> {
+    // The straight-line estimate is arithmetic: generation computes it in place.
+    if (!routingIsRemote()) return undefined;
     const db = this.pooled();
     if (command.kind === 'generateTasks') return travelForCandidates(db, caseId);
     if (command.kind !== 'changeStatus' || command.status !== CaseStatus.Contacting) return undefined;

@@ -47,6 +47,8 @@ export function osrmRouting(baseUrl: string): RoutingPort {
 }
 
 export const routingFromEnv = (): RoutingPort => (process.env.ROUTING_URL ? osrmRouting(process.env.ROUTING_URL) : straightLineRouting);
+/** A routing service answers over the network (worth asking before the transaction); the estimate is arithmetic. */
+export const routingIsRemote = (): boolean => !!process.env.ROUTING_URL;
 
 export interface GenerateOptions {
   count: number;

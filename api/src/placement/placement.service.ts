@@ -9,6 +9,7 @@ import {
   ErrorCode,
   LiveRoom,
   PLACEMENT_CASE_STATUSES,
+  type LiveMessage,
   callLogProblems,
   callbackFor,
   canUndoCall,
@@ -342,8 +343,10 @@ export class PlacementService {
 
     auditValues({ divisionId, claimId, calls: timers.size, bulk: !!body.bulk });
     const caseIds = [...new Set([...timers.keys()].map((id) => (byId.get(id) ?? { case_id: 0 }).case_id).filter(Boolean))];
-    for (const caseId of caseIds) await this.live.publish(LiveRoom.case(caseId), 'placements.updated', { caseId });
-    await this.live.publish(LiveRoom.calls, 'calls.updated', { divisionId });
+    await this.live.publishAll([
+      ...caseIds.map((caseId): LiveMessage => ({ room: LiveRoom.case(caseId), event: 'placements.updated', data: { caseId } })),
+      { room: LiveRoom.calls, event: 'calls.updated', data: { divisionId } },
+    ]);
     await afterCommit('case moves after calls', async () => {
       // The timers are not awaited: the calls are saved, and a timer that cannot be set now is
       // made up for by the callbacks sweep (the task row holds the callback time).
