@@ -12,12 +12,10 @@ export const up: MigrationFn<QueryInterface> = async ({ context: qi }) => {
   `);
 };
 
+/** The columns come back empty: the times stay in case_referring_access, where they are read. */
 export const down: MigrationFn<QueryInterface> = async ({ context: qi }) => {
   await qi.sequelize.query(`
     ALTER TABLE cases ADD COLUMN IF NOT EXISTS granted_access_created_at timestamptz,
                       ADD COLUMN IF NOT EXISTS patient_accepted_created_at timestamptz;
-    UPDATE cases c SET granted_access_created_at = a.granted, patient_accepted_created_at = a.accepted
-      FROM (SELECT case_id, min(granted_at) AS granted, min(accepted_at) AS accepted FROM case_referring_access GROUP BY case_id) a
-     WHERE a.case_id = c.id;
   `);
 };
