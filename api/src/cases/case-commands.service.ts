@@ -10,6 +10,20 @@ type CommandBody = CaseCommand extends infer C ? (C extends unknown ? Omit<C, 'c
 const UPDATE_DEADLINE_MS = Number(process.env.CASE_COMMAND_DEADLINE_MS) || 15_000;
 
 /**
+ * The user's wait is bounded without bounding the gRPC call itself: a deadline on the Update call
+ * makes the server answer early and the client poll, which added seconds to some commands. A
+ * command still running when the user gave up is applied once (its id), and its live event tells
+ * the page.
+ */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the case workflow within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Sends a command to the case's workflow (spec 01 §4; ARCHITECTURE "Case lifecycle") and turns
  * its refusal into the coded error of spec 01 §8. The command id is the request's correlation id,
  * so a retried HTTP call or a retried activity applies the command once. The call's audit entry
@@ -35,9 +49,7 @@ export class CaseCommandsService {
     let result: CaseCommandResult;
     try {
       const client = await this.temporal.get();
-      result = await client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
-        runCaseCommand(client, caseId, command, { taskQueue: this.temporal.taskQueue }),
-      );
+      result = await withinDeadline(runCaseCommand(client, caseId, command, { taskQueue: this.temporal.taskQueue }), UPDATE_DEADLINE_MS);
     } catch (err) {
       const failure = caseCommandFailure(err);
       if (!failure || !isErrorCode(failure.code)) {
