@@ -162,9 +162,4 @@ export function fail(code: ErrorCodeName, payload?: unknown, options: { fields?:
   throw new CodedError(code, payload, options.fields, options.message);
 }
 
-/** A validation failure naming its fields. */
-export function failFields(fields: FieldError[], message?: string): never {
-  throw new CodedError('INV', undefined, fields, message);
-}
-
 export const isErrorCode = (code: unknown): code is ErrorCodeName => typeof code === 'string' && code in ERRORS;

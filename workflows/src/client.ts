@@ -152,21 +152,6 @@ export async function runCaseCommand(client: Client, caseId: number, command: Ca
   return client.workflow.executeUpdateWithStart(caseCommandUpdate, { args: [command], updateId: command.commandId, startWorkflowOperation });
 }
 
-/** Starts the workflow of a case just created (idempotent; a running one is left alone). */
-export async function startCaseLifecycle(client: Client, caseId: number, options?: StartOptions): Promise<void> {
-  try {
-    await client.workflow.start<typeof caseLifecycleWorkflow>('caseLifecycleWorkflow', {
-      workflowId: caseWorkflowId(caseId),
-      taskQueue: taskQueueOf(options),
-      args: [{ caseId }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
-
 /** The coded error carried by a refused case command, or null when `err` is something else. */
 export function caseCommandFailure(err: unknown): { code: string; message: string; details?: CaseCommandFailureDetails } | null {
   let cause: unknown = err;
