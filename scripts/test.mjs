@@ -104,6 +104,9 @@ async function main() {
       // A division claim lapses quickly, so the call log's overdue flow is testable.
       DIVISION_CLAIM_SECONDS: '4',
       LOCKOUT_MAX_FAILURES: '5',
+      // The suites act as a local proxy that names the client's address (IP allow-list tests);
+      // a client on another loopback address is not one (input-at-the-edge tests).
+      TRUSTED_PROXIES: '127.0.0.1',
     },
     logToFiles: true,
     beforeServices: () => { chromium = ensureChromium(); },

@@ -18,6 +18,13 @@ function required(name: string, fallback?: string): string {
   return v;
 }
 
+/** A comma-separated list from the environment ([] when unset or blank). */
+const list = (name: string): string[] =>
+  (process.env[name] ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 export function loadConfig() {
   const port = int('PORT', 3000);
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
@@ -26,6 +33,14 @@ export function loadConfig() {
     host: process.env.HOST ?? '0.0.0.0',
     publicUrl,
     production: process.env.NODE_ENV === 'production',
+    /**
+     * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges, comma-separated). Empty
+     * by default: the client address is the connection's, so a client cannot claim another one
+     * (the IP allow-list and the audit's addresses depend on it).
+     */
+    trustedProxies: list('TRUSTED_PROXIES'),
+    /** Browser origins the API answers cross-origin (CORS); by default only its own. */
+    corsOrigins: list('CORS_ORIGINS').length ? list('CORS_ORIGINS') : [new URL(publicUrl).origin],
     databaseUrl: required('DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:5433/crisis'),
     dbPoolMax: int('DB_POOL_MAX', 20),
     /** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE and the TLS / API-key settings. */

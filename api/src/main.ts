@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Pool } from 'pg';
-import { CORRELATION_ID_HEADER, ERROR_HEADER, TOKEN_REVOKED_HEADER } from '@crisis/forms';
+import { CORRELATION_ID_HEADER, CodedError, ERROR_HEADER, ErrorCode, TOKEN_REVOKED_HEADER, storableProblems } from '@crisis/forms';
 import { AppModule } from './app.module';
 import { config } from './config';
 import { formSchemaComponents } from './common/openapi';
@@ -17,7 +17,8 @@ const EXPOSED_HEADERS = ['Content-Range', 'Content-Disposition', ERROR_HEADER, C
 
 async function bootstrap() {
   const adapter = new FastifyAdapter({
-    trustProxy: true,
+    // X-Forwarded-For only from the configured proxies (TRUSTED_PROXIES): nobody else picks his address.
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     bodyLimit: 21 * 1024 * 1024,
     // The correlation id of spec 03 §8: taken from the caller when given, otherwise new.
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -30,7 +31,7 @@ async function bootstrap() {
     // In production only warnings and errors: the route table at every start is noise.
     logger: config.production ? ['error', 'warn'] : ['error', 'warn', 'log'],
   });
-  app.enableCors({ origin: true, credentials: true, exposedHeaders: EXPOSED_HEADERS });
+  app.enableCors({ origin: config.corsOrigins, credentials: true, exposedHeaders: EXPOSED_HEADERS });
   app.enableShutdownHooks();
 
   const wsPool = new Pool({ connectionString: config.databaseUrl, max: 2 });
@@ -43,11 +44,16 @@ async function bootstrap() {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     if (body === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body as string));
+      parsed = JSON.parse(body as string);
     } catch {
-      done(Object.assign(new Error('Malformed JSON body'), { statusCode: 400 }), undefined);
+      return done(Object.assign(new Error('Malformed JSON body'), { statusCode: 400 }), undefined);
     }
+    // What the database cannot hold is refused here, before any handler (NUL, absurd nesting, huge numbers).
+    const problems = storableProblems(parsed);
+    if (problems.length) return done(new CodedError(ErrorCode.Invalid, undefined, problems), undefined);
+    done(null, parsed);
   });
 
   // The OpenID Connect provider is an Express app (oidc-provider is ESM and Koa-based); it gets

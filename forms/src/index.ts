@@ -15,3 +15,4 @@ export * from './placement';
 export * from './address';
 export * from './live';
 export * from './responses';
+export * from './storable';

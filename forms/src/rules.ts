@@ -11,3 +11,4 @@ export * from './normalize';
 export * from './format';
 export * from './cases';
 export * from './placement';
+export * from './storable';

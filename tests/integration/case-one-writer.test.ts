@@ -1,7 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
 import { ErrorCode, type LiveEvents } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
+import { caseCommandFailure, runCaseCommand, type CaseCommand } from '@crisis/workflows';
 import { contactingCase, tampaDivisions } from '../support/cases';
+import { withTemporal } from '../support/temporal-client';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -89,22 +91,29 @@ describe('one writer per case', () => {
     expect(audit.rows[0].n).toBe(1);
   });
 
-  it('a command the database refuses (a NUL character) fails at once with a coded error and the next command still runs', async () => {
+  it('a command the database refuses fails its Update at once with a coded error, and the next command still runs', async () => {
+    // The API refuses a NUL at the edge (input-the-database-cannot-hold.test.ts): this sends the
+    // command straight to the workflow, as a caller that skipped the edge would.
     const caseId = await newContactingCase();
-    const started = Date.now();
-    const bad = await api('PUT', `/api/cases/${caseId}/status`, {
-      token: coordinator,
-      body: { status: 'OnHold_MissingDocumentation', note: 'waiting \u0000 for papers' },
+    const actor = { id: 0, name: 'One-writer test', userType: 'IntegratedTelehealthPartners_User' };
+    const command = (note: string): CaseCommand => ({
+      kind: 'changeStatus',
+      status: 'OnHold_MissingDocumentation',
+      note,
+      commandId: `one-writer-${caseId}-${note.length}-${Date.now()}`,
+      actor,
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(bad.status).toBeGreaterThanOrEqual(400);
-    expect(bad.status).toBeLessThan(500);
-    expect(bad.body.code).toBe(ErrorCode.CaseCommandRefused);
-    const good = await api('PUT', `/api/cases/${caseId}/status`, {
-      token: coordinator,
-      body: { status: 'OnHold_MissingDocumentation', note: 'waiting for papers' },
+    await withTemporal(async (client) => {
+      const started = Date.now();
+      const failure = await runCaseCommand(client, caseId, command('waiting \u0000 for papers')).then(
+        () => null,
+        (err) => caseCommandFailure(err),
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(failure?.code).toBe(ErrorCode.CaseCommandRefused);
+      const next = await runCaseCommand(client, caseId, command('waiting for papers'));
+      expect(next.state.status).toBe('OnHold_MissingDocumentation');
     });
-    expect(good.status).toBe(200);
     expect((await caseRow(caseId)).status).toBe('OnHold_MissingDocumentation');
   });
 });

@@ -1,4 +1,4 @@
-import { CodedError, ErrorCode } from '@crisis/forms';
+import { CodedError, ErrorCode, storableProblems } from '@crisis/forms';
 
 /** ra-data-simple-rest list parameters: sort=["field","ASC"], range=[0,24], filter={...}. */
 export interface ListQuery<F = Record<string, unknown>> {
@@ -15,11 +15,15 @@ const bad = (field: string, message: string) =>
 function parseJson(raw: unknown, field: string): unknown {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw bad(field, `${field} must be JSON`);
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw bad(field, `${field} must be JSON`);
   }
+  const problems = storableProblems(parsed, field);
+  if (problems.length) throw new CodedError(ErrorCode.Invalid, undefined, problems);
+  return parsed;
 }
 
 /**

@@ -98,14 +98,14 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     const Provider: typeof ProviderType = mod.default;
     const errors: typeof ErrorsType = mod.errors;
     const provider = new Provider(config.identity.issuer, await this.configuration());
-    // Behind the API's own HTTP server (and a load balancer in production): trust X-Forwarded-*.
-    provider.proxy = true;
+    // Behind a load balancer (TRUSTED_PROXIES): its X-Forwarded-* headers name the client and the scheme.
+    provider.proxy = config.trustedProxies.length > 0;
     provider.on('server_error', (_ctx: unknown, err: Error) => this.log.error({ err }, 'identity server error'));
     this.provider = provider;
 
     const app = express();
     app.disable('x-powered-by');
-    app.set('trust proxy', true);
+    app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
     const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
     const wrap =
       (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>

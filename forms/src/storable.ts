@@ -1,0 +1,47 @@
+/**
+ * What PostgreSQL can hold, checked at the edge before anything else runs (spec 03 §8: bad input
+ * gets a coded error, never a 500): no NUL character in text (PostgreSQL refuses the byte), no
+ * nesting deeper than any payload of ours, no row number beyond a bigint.
+ */
+import type { FieldError } from './errors';
+
+/** No payload of the product nests deeper than this (the deepest, medical information, uses 4). */
+export const MAX_INPUT_DEPTH = 32;
+/** Offsets and ids fit PostgreSQL's integers; JSON numbers beyond this are not exact anyway. */
+export const MAX_INPUT_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/** The problems of a parsed value (keys and strings at any depth): [] when it can be stored. */
+export function storableProblems(value: unknown, path = ''): FieldError[] {
+  const problems: FieldError[] = [];
+  const visit = (v: unknown, at: string, depth: number): void => {
+    if (problems.length) return;
+    if (depth > MAX_INPUT_DEPTH) {
+      problems.push({ field: at, key: 'tooDeep', message: `Nested more than ${MAX_INPUT_DEPTH} levels` });
+      return;
+    }
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) problems.push({ field: at, key: 'invalidCharacter', message: 'Contains a character that cannot be saved (NUL)' });
+      return;
+    }
+    if (typeof v === 'number') {
+      if (Math.abs(v) > MAX_INPUT_INTEGER) problems.push({ field: at, key: 'outOfRange', message: 'Number out of range' });
+      return;
+    }
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => visit(x, at ? `${at}.${i}` : String(i), depth + 1));
+      return;
+    }
+    if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const field = at ? `${at}.${k}` : k;
+        if (k.includes('\u0000')) {
+          problems.push({ field, key: 'invalidCharacter', message: 'Contains a character that cannot be saved (NUL)' });
+          return;
+        }
+        visit(x, field, depth + 1);
+      }
+    }
+  };
+  visit(value, path, 0);
+  return problems;
+}

@@ -1,0 +1,55 @@
+import { ErrorCode, UserType } from '@crisis/forms';
+import { api } from '../support/api';
+import { createCase, tampaDivisions } from '../support/cases';
+import { db } from '../support/db';
+import { signInAs } from '../support/oidc-client';
+
+/**
+ * Input PostgreSQL cannot hold is refused at the edge with a coded error (spec 03 §8), whatever
+ * the route: a NUL character in text, bodies nested thousands of levels deep, row numbers beyond
+ * a bigint. Before, these answered 500 or never answered, and a NUL in a cancel reason froze the
+ * case for good.
+ */
+describe('input the database cannot hold', () => {
+  let facility: string;
+  let coordinator: string;
+
+  beforeAll(async () => {
+    facility = (await signInAs(UserType.FacilityUser)).accessToken;
+    coordinator = (await signInAs(UserType.ItpUser)).accessToken;
+  });
+
+  it('refuses a NUL character in a cancel reason, and the case still takes the next command', async () => {
+    const tampa = await tampaDivisions();
+    const c = await createCase({ token: facility, facilityId: tampa.facilityId, divisionId: tampa.edId, providerId: null });
+    const bad = await api('PUT', `/api/requests/${c.requestId}/cancel`, { token: facility, body: { reason: 'a\u0000b' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(ErrorCode.Invalid);
+    expect(bad.body.fields).toEqual([expect.objectContaining({ field: 'reason', key: 'invalidCharacter' })]);
+    expect(bad.headers.get('x-correlation-id')).toBeTruthy();
+
+    const good = await api('PUT', `/api/requests/${c.requestId}/cancel`, { token: facility, body: { reason: 'Patient left' } });
+    expect(good.status).toBe(200);
+    const { rows } = await db.query('SELECT status, reason FROM requests WHERE id = $1', [c.requestId]);
+    expect(rows[0]).toEqual({ status: 'Canceled', reason: 'Patient left' });
+  });
+
+  it('refuses a body nested 20,000 levels deep with a coded 400', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const res = await api('POST', '/api/patient-tags', { token: coordinator, body: `{"name": ${deep}}` });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(ErrorCode.Invalid);
+    expect(res.body.fields).toEqual([expect.objectContaining({ key: 'tooDeep' })]);
+  });
+
+  it('refuses a NUL character in a list search and a range beyond any row number', async () => {
+    const nul = await api('GET', `/api/cases?filter=${encodeURIComponent(JSON.stringify({ q: 'a\u0000' }))}`, { token: coordinator });
+    expect(nul.status).toBe(400);
+    expect(nul.body.code).toBe(ErrorCode.Invalid);
+    expect(nul.body.fields).toEqual([expect.objectContaining({ field: 'filter.q', key: 'invalidCharacter' })]);
+
+    const huge = await api('GET', `/api/cases?range=${encodeURIComponent('[0, 99999999999999999999]')}`, { token: coordinator });
+    expect(huge.status).toBe(400);
+    expect(huge.body.code).toBe(ErrorCode.Invalid);
+  });
+});
