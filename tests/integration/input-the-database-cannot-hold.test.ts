@@ -1,6 +1,7 @@
 import { ErrorCode, UserType } from '@crisis/forms';
 import { api } from '../support/api';
 import { createCase, tampaDivisions } from '../support/cases';
+import { audited, auditEntry } from '../support/audit';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -51,5 +52,35 @@ describe('input the database cannot hold', () => {
     const huge = await api('GET', `/api/cases?range=${encodeURIComponent('[0, 99999999999999999999]')}`, { token: coordinator });
     expect(huge.status).toBe(400);
     expect(huge.body.code).toBe(ErrorCode.Invalid);
+  });
+
+  it('keeps a patient\'s SSN and date of birth out of the audit log: it shows that they were given', async () => {
+    const tampa = await tampaDivisions();
+    const res = await audited('POST', '/api/cases', {
+      token: facility,
+      body: {
+        patient: {
+          firstName: 'Audit',
+          lastName: 'Masked',
+          dateOfBirth: '1984-05-06',
+          gender: 'Female',
+          ssn: '123-45-6789',
+          address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
+        },
+        sourceFacilityId: tampa.facilityId,
+        sourceDivisionId: tampa.edId,
+        contactPhoneNumber: '+18135550199',
+        notificationSendingMethod: 'PhoneCall',
+        requestType: 'Assessment',
+        patientEpicId: 'E-1',
+        encounterIdentifier: 'E-1-ENC',
+        uninsured: true,
+      },
+    });
+    expect(res.status).toBe(201);
+    const entry = await auditEntry(res);
+    expect(entry.body.patient).toMatchObject({ firstName: 'Audit', ssn: '***', dateOfBirth: '***' });
+    expect(JSON.stringify(entry.body)).not.toContain('123-45-6789');
+    expect(JSON.stringify(entry.body)).not.toContain('1984-05-06');
   });
 });

@@ -5,12 +5,19 @@ import { AuditEntry } from './audit-entry.model';
 // code, payer code) and zipCode are data, not secrets, and stay readable in the log.
 const SECRET_KEYS = /password|token|secret|otp|(mfa|verification|sign-?in|one-?time|auth|sms|email|reset)[-_]?code$/i;
 
-/** Drops secrets (passwords, tokens, one-time codes) from a body before it is stored. */
+/**
+ * A patient's identifiers (HIPAA): the audit log shows that they were given or changed, not their
+ * values — a value becomes '***', a blank stays null.
+ */
+const IDENTIFYING_KEYS = /^(ssn|dateOfBirth)$/i;
+
+/** Drops secrets (passwords, tokens, one-time codes) and masks identifiers in a body before it is stored. */
 export function redact(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(redact);
   if (body && typeof body === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(body)) out[k] = SECRET_KEYS.test(k) ? '***' : redact(v);
+    for (const [k, v] of Object.entries(body))
+      out[k] = SECRET_KEYS.test(k) ? '***' : IDENTIFYING_KEYS.test(k) ? (v === null || v === undefined || v === '' ? v : '***') : redact(v);
     return out;
   }
   return body;
