@@ -93,8 +93,8 @@ test.describe.serial('case creation', () => {
     // The case page itself belongs to the case-page suite; this journey continues with the list.
     await shot(page, '05-case-created');
 
-    // The new case is in her case list (facility table).
-    await page.goto('/cases');
+    // The new case is in her case list (facility table), newest first: the suites leave many open cases.
+    await page.goto('/cases?sort=timeElapsed&order=ASC&page=1&perPage=25');
     const row = page.getByTestId('case-table').locator('tr', { hasText: `${first} ${LAST}` });
     await expect(row).toBeVisible({ timeout: 20_000 });
     await expect(row).toContainText('Assessment');
