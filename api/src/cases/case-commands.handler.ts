@@ -21,6 +21,7 @@ import { Sequelize } from 'sequelize-typescript';
 import {
   COMMANDS_ON_CLOSED_CASE,
   CaseStatus,
+  ERRORS,
   ErrorCode,
   LiveRoom,
   allowedTargets,
@@ -57,7 +58,7 @@ import { AuditService } from '../audit/audit.service';
 import { currentTransaction } from '../common/after-commit';
 import { inTransaction, pooledSql, type Sql } from '../db/sql';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
-import { caseRepository as repo, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
+import { caseRepository as repo, type CaseDetails, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
 class Refusal extends Error {
   constructor(readonly error: CaseCommandError) {
@@ -86,24 +87,12 @@ function dataRefusal(err: unknown): CaseCommandError | null {
   const e = err as { code?: string; parent?: { code?: string }; original?: { code?: string } };
   const sqlState = e?.code ?? e?.parent?.code ?? e?.original?.code;
   if (typeof sqlState !== 'string' || !/^(22|23)/.test(sqlState)) return null;
-  return { code: ErrorCode.CaseCommandRefused, message: 'The data could not be saved: check for unusual characters' };
+  return { code: ErrorCode.CaseCommandRefused, message: ERRORS[ErrorCode.CaseCommandRefused].message };
 }
-
 
 /** What a new case is made of (validated by CasesService.create). */
 export type NewCase = NewCaseRow & { request: NewRequest };
 
-/** Case fields that are plain details (no rule of the lifecycle depends on them). */
-export interface CaseDetails {
-  sourceDivisionId?: number;
-  attendingProvider?: string | null;
-  rnCaringForPatient?: string | null;
-  contactPhoneNumber?: string;
-  notificationSendingMethod?: string;
-  isInvoluntary?: boolean;
-  uninsured?: boolean;
-  includeOutOfStateFacilities?: boolean;
-}
 
 @Injectable()
 export class CaseCommandsHandler {

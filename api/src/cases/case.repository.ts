@@ -32,7 +32,14 @@ export interface RequestRow {
   status: string;
   evaluation_provider_id: number | null;
   evaluation_started_at: Date | null;
+  facility_note: string | null;
+  itp_note: string | null;
 }
+
+/** Case fields that are plain details (no rule of the lifecycle depends on them). */
+export type CaseDetails = Partial<
+  Pick<Case, 'sourceDivisionId' | 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary' | 'uninsured' | 'includeOutOfStateFacilities'>
+>;
 
 export interface NewRequest {
   type: string;
@@ -115,7 +122,7 @@ export const caseRepository = {
   /** The case's requests, newest first. */
   async requests(db: Sql, caseId: number): Promise<RequestRow[]> {
     const { rows } = await db.query<RequestRow>(
-      'SELECT id, type, status, evaluation_provider_id, evaluation_started_at FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
+      'SELECT id, type, status, evaluation_provider_id, evaluation_started_at, facility_note, itp_note FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
       [caseId],
     );
     return rows;
@@ -161,16 +168,15 @@ export const caseRepository = {
 
   /** Edits a request; a note's author changes only with the note. */
   async updateRequest(
-    request: { id: number; facilityNote?: string | null; itpNote?: string | null },
+    request: RequestRow,
     fields: { type: string; evaluationProviderId: number | null; note: string | null; status: string; facilityNote: string | null; itpNote: string | null },
     actor: CaseActor,
   ): Promise<void> {
-    const current = await CaseRequest.findByPk(request.id, { attributes: ['facilityNote', 'itpNote'], raw: true });
     await CaseRequest.update(
       {
         ...fields,
-        ...(fields.facilityNote !== (current?.facilityNote ?? null) ? { facilityNoteAuthor: actor.name } : {}),
-        ...(fields.itpNote !== (current?.itpNote ?? null) ? { itpNoteAuthor: actor.name } : {}),
+        ...(fields.facilityNote !== request.facility_note ? { facilityNoteAuthor: actor.name } : {}),
+        ...(fields.itpNote !== request.itp_note ? { itpNoteAuthor: actor.name } : {}),
       },
       { where: { id: request.id } },
     );
@@ -313,7 +319,7 @@ export const caseRepository = {
   },
 
   /** Plain details of a case (no lifecycle rule reads them); bumps updated_at. */
-  async updateDetails(caseId: number, details: Partial<Pick<Case, 'sourceDivisionId' | 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary' | 'uninsured' | 'includeOutOfStateFacilities'>>): Promise<void> {
+  async updateDetails(caseId: number, details: CaseDetails): Promise<void> {
     await Case.update({ ...details }, { where: { id: caseId } });
   },
 
