@@ -5,7 +5,8 @@
 //   Temporal    dev server in memory on 7243, headless          — or $TEMPORAL_ADDRESS
 //   API         http://127.0.0.1:3100 (+ worker), logs in .data/test/logs/
 //   Suites      lint (ESLint + declared imports) → unit (jest) → integration (jest, in band)
-//               → end-to-end (Playwright, Chromium)
+//               → end-to-end (Playwright, Chromium) → battery (a quick sample of `npm run battery`,
+//               on a stack of its own)
 //   TEST_RECORD_HISTORIES=1  instead of the suites, record the workflow histories of the replay
 //               test (tests/support/record-histories.ts) into tests/fixtures/histories/
 //
@@ -82,6 +83,17 @@ const SUITES = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(OUT, 'e2e.json') },
     counts: playwrightCounts,
   },
+  {
+    // A quick sample of the reliability battery, on a stack of its own (it kills processes).
+    name: 'battery',
+    output: join(OUT, 'battery.json'),
+    cmd: ['node', 'scripts/battery.mjs', '--quick', '--json', join(OUT, 'battery.json')],
+    counts: (file) => {
+      const r = JSON.parse(readFileSync(file, 'utf8'));
+      return { passed: r.passed, failed: r.failed, skipped: 0 };
+    },
+    unfiltered: true,
+  },
 ];
 
 async function main() {
@@ -134,7 +146,9 @@ async function main() {
 
   const total = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
-  for (const suite of SUITES.filter((s) => !ONLY || ONLY.includes(s.name))) {
+  // A narrowed run (TEST_FILTER) skips the battery unless TEST_SUITES names it.
+  const chosen = (s) => (ONLY ? ONLY.includes(s.name) : !(FILTER && s.name === 'battery'));
+  for (const suite of SUITES.filter(chosen)) {
     const suiteStarted = Date.now();
     rmSync(suite.output, { force: true }); // never count a previous run's results
     console.log(`\n${bold(`── ${suite.name} ──`)}`);

@@ -4,45 +4,64 @@ import { temporalEnv } from '@crisis/workflows';
  * Configuration, read once from the environment and checked at start-up (fail fast).
  * Every setting has a default that works with `npm start` on a developer machine.
  */
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
 }
 
-function required(name: string, fallback?: string): string {
-  const v = process.env[name] ?? fallback;
+function required(env: NodeJS.ProcessEnv, name: string, fallback?: string): string {
+  const v = env[name] ?? fallback;
   if (!v) throw new Error(`${name} is required`);
   return v;
 }
 
 /** A comma-separated list from the environment ([] when unset or blank). */
-const list = (name: string): string[] =>
-  (process.env[name] ?? '')
+const list = (env: NodeJS.ProcessEnv, name: string): string[] =>
+  (env[name] ?? '')
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
 
-export function loadConfig() {
-  const port = int('PORT', 3000);
-  const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+/** A development stand-in for APP_SECRET; production refuses to start without the real one. */
+const DEV_APP_SECRET = 'dev-only-secret-change-me';
+
+/**
+ * The settings production must not run without, and the ones it must not run with. Separate from
+ * loadConfig so that the rule is tested without a process (config.spec.ts).
+ */
+export function productionProblems(env: NodeJS.ProcessEnv): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (!env.APP_SECRET) problems.push('APP_SECRET is required with NODE_ENV=production (32 characters or more)');
+  else if (env.APP_SECRET.length < 32) problems.push('APP_SECRET must be 32 characters or more');
+  // The outbox shows MFA codes and set-password links without sign-in: a demo-only page.
+  if (env.DEMO_TOOLS === '1') problems.push('DEMO_TOOLS=1 is for a demo only and is refused with NODE_ENV=production');
+  return problems;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const problems = productionProblems(env);
+  if (problems.length) throw new Error(problems.join('; '));
+  const port = int(env, 'PORT', 3000);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
-    host: process.env.HOST ?? '0.0.0.0',
+    host: env.HOST ?? '0.0.0.0',
     publicUrl,
-    production: process.env.NODE_ENV === 'production',
+    production: env.NODE_ENV === 'production',
     /**
      * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges, comma-separated). Empty
      * by default: the client address is the connection's, so a client cannot claim another one
      * (the IP allow-list and the audit's addresses depend on it).
      */
-    trustedProxies: list('TRUSTED_PROXIES'),
+    trustedProxies: list(env, 'TRUSTED_PROXIES'),
     /** Browser origins the API answers cross-origin (CORS); by default only its own. */
-    corsOrigins: list('CORS_ORIGINS').length ? list('CORS_ORIGINS') : [new URL(publicUrl).origin],
-    databaseUrl: required('DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:5433/crisis'),
-    dbPoolMax: int('DB_POOL_MAX', 20),
+    corsOrigins: list(env, 'CORS_ORIGINS').length ? list(env, 'CORS_ORIGINS') : [new URL(publicUrl).origin],
+    databaseUrl: required(env, 'DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:5433/crisis'),
+    dbPoolMax: int(env, 'DB_POOL_MAX', 20),
     /** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE and the TLS / API-key settings. */
     temporal: temporalEnv(),
     identity: {
@@ -50,29 +69,30 @@ export function loadConfig() {
       clientId: 'admin-ui',
       /** The audience of the API's JWT access tokens. */
       resource: `${publicUrl}/api`,
-      /** Secret for the identity server's signed cookies; set it in production. */
-      cookieSecret: process.env.APP_SECRET ?? 'dev-only-secret-change-me',
-      lockoutMaxFailures: int('LOCKOUT_MAX_FAILURES', 5),
-      accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900),
+      /** Key of the identity server's signed cookies and MFA code digests; required in production. */
+      cookieSecret: env.APP_SECRET || DEV_APP_SECRET,
+      lockoutMaxFailures: int(env, 'LOCKOUT_MAX_FAILURES', 5),
+      accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
     },
     claims: {
-      defaultSeconds: int('CLAIM_DEFAULT_SECONDS', 60),
+      defaultSeconds: int(env, 'CLAIM_DEFAULT_SECONDS', 60),
     },
-    smtpUrl: process.env.SMTP_URL || null,
-    smtpFrom: process.env.SMTP_FROM ?? 'no-reply@crisis.local',
+    smtpUrl: env.SMTP_URL || null,
+    smtpFrom: env.SMTP_FROM ?? 'no-reply@crisis.local',
     twilio: {
-      accountSid: process.env.TWILIO_ACCOUNT_SID || null,
-      authToken: process.env.TWILIO_AUTH_TOKEN || null,
-      from: process.env.TWILIO_FROM || null,
+      accountSid: env.TWILIO_ACCOUNT_SID || null,
+      authToken: env.TWILIO_AUTH_TOKEN || null,
+      from: env.TWILIO_FROM || null,
       /** Only for tests: a local server that speaks Twilio's REST API. */
-      apiBaseUrl: process.env.TWILIO_API_BASE_URL || null,
+      apiBaseUrl: env.TWILIO_API_BASE_URL || null,
     },
-    uiDist: process.env.UI_DIST ?? require('path').resolve(__dirname, '../../admin-ui/dist'),
-    /** The outbox page: on by default only when no real e-mail or SMS provider is configured. */
-    demoTools:
-      process.env.DEMO_TOOLS === 'on' ||
-      (process.env.DEMO_TOOLS !== 'off' && !process.env.SMTP_URL && !process.env.TWILIO_ACCOUNT_SID),
-    internationalPhones: process.env.INTERNATIONAL_PHONES === 'on',
+    uiDist: env.UI_DIST ?? require('path').resolve(__dirname, '../../admin-ui/dist'),
+    /**
+     * The outbox page, public so that a demo user can read an MFA code: only when asked for
+     * (`DEMO_TOOLS=1`, which `npm start` and `npm test` set) and never in production.
+     */
+    demoTools: env.DEMO_TOOLS === '1',
+    internationalPhones: env.INTERNATIONAL_PHONES === 'on',
   };
 }
 export type AppConfig = ReturnType<typeof loadConfig>;

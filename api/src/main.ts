@@ -28,8 +28,8 @@ async function bootstrap() {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
     bodyParser: false,
-    // In production only warnings and errors: the route table at every start is noise.
-    logger: config.production ? ['error', 'warn'] : ['error', 'warn', 'log'],
+    // Warnings and errors; LOG_LEVEL=verbose adds Nest's start-up lines (the route table).
+    logger: process.env.LOG_LEVEL === 'verbose' ? ['error', 'warn', 'log'] : ['error', 'warn'],
   });
   app.enableCors({ origin: config.corsOrigins, credentials: true, exposedHeaders: EXPOSED_HEADERS });
   app.enableShutdownHooks();

@@ -95,6 +95,8 @@ export async function setUpStack(o) {
         log('temporal', `TEMPORAL_ADDRESS is set: using ${process.env.TEMPORAL_ADDRESS}, no dev server`);
         return process.env.TEMPORAL_ADDRESS;
       }
+      // A throw-away run starts Temporal empty too: its workflows would name cases that are gone.
+      if (o.fresh && o.temporalDb) rmSync(join(ROOT, o.temporalDb), { force: true });
       const server = await startTemporalDevServer({
         port: o.temporalPort,
         uiPort: o.temporalUiPort,
@@ -117,7 +119,10 @@ export async function setUpStack(o) {
     TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE || 'default',
     PORT: String(o.apiPort),
     PUBLIC_URL: o.publicUrl,
-    NODE_ENV: 'production',
+    // A stack started here is a demo or a test run: not production, and the outbox page on
+    // (demo sign-ins read their MFA codes there). A production deployment sets neither.
+    NODE_ENV: 'development',
+    DEMO_TOOLS: '1',
     ...o.extraEnv,
   };
   const node = (name) => [process.execPath, [join(ROOT, ENTRY[name])]];

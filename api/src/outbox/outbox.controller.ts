@@ -12,7 +12,7 @@ import { OutboxMessage } from './outbox-message.model';
 export class OutboxController {
   @Get('outbox')
   // Public on purpose: a demo user reads the MFA code here while signing in. Served only when
-  // demo tools are on (by default only when neither SMTP nor Twilio is configured).
+  // demo tools are on (DEMO_TOOLS=1, refused in production).
   @Public()
   async list(@Query('channel') channel?: string, @Query('to') to?: string) {
     if (!config.demoTools) throw new CodedError(ErrorCode.NotFound);
