@@ -16,3 +16,4 @@ export * from './address';
 export * from './live';
 export * from './responses';
 export * from './storable';
+export * from './evaluation';

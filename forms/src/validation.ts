@@ -9,6 +9,7 @@ import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSet
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import * as placementSchemas from './placement/schemas';
+import * as evaluationSchemas from './evaluation/schemas';
 import { profileSchema, setPasswordRules, setPasswordSchema, smsNotificationsStartRules, smsNotificationsStartSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
@@ -148,6 +149,9 @@ export const SCHEMAS = {
   requestCreate: { schema: caseSchemas.requestCreateSchema },
   requestUpdate: { schema: caseSchemas.requestUpdateSchema },
   requestReason: { schema: caseSchemas.requestReasonSchema },
+  evaluationForm: { schema: evaluationSchemas.evaluationFormSchema, rules: (d: any) => evaluationSchemas.evaluationFormRules(d) },
+  evaluationSave: { schema: evaluationSchemas.evaluationSaveSchema },
+  evaluationComplete: { schema: evaluationSchemas.evaluationCompleteSchema },
   vitals: { schema: caseSchemas.vitalsSchema, rules: caseSchemas.vitalsRules },
   progressNote: { schema: caseSchemas.progressNoteSchema, rules: caseSchemas.progressNoteRules },
   caseNote: { schema: caseSchemas.caseNoteSchema },

@@ -1,0 +1,2 @@
+export * from './questionnaire';
+export * from './schemas';
