@@ -21,6 +21,7 @@ import { UserDivision } from './users/user-division.model';
 import { User } from './users/user.model';
 import { CoreModule } from './core.module';
 import { FacilitiesModule } from './facilities/facilities.module';
+import { EvaluationsModule } from './evaluations/evaluations.module';
 import { ClaimsModule } from './claims/claims.module';
 import { IdentityModule } from './identity/identity.module';
 import { ReferenceModule } from './reference/reference.module';
@@ -48,6 +49,7 @@ import { AddressModule } from './address/address.module';
     LiveModule,
     IdentityModule,
     FacilitiesModule,
+    EvaluationsModule,
     ClaimsModule,
     ReferenceModule,
     UsersModule,

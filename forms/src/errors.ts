@@ -61,6 +61,12 @@ export const ERRORS = define({
   'INV.REQUEST.NOT.ACTIVE': { status: 409, message: 'The request is not active' },
   'INV.REQUEST.NOT.IN.PROGRESS': { status: 409, message: 'The request is not in progress' },
   'INV.CALL.CANNOT.BE.UNDONE': { status: 409, message: 'This call can no longer be undone' },
+  // Evaluation forms and evaluations (spec 02 §8)
+  'INV.DELETE.EVALUATION.FORM.WHICH.ASSIGNED.TO.FACILITIES': { status: 409, message: 'The form is assigned to facilities' },
+  'INV.DEFAULT.EVALUATION.FORM': { status: 409, message: 'A default form cannot be removed and its name cannot change' },
+  'INV.EVALUATION.STALE': { status: 409, message: 'The evaluation was saved from another window: reload it to go on' },
+  'INV.EVALUATION.CANNOT.BE.SAVED': { status: 400, message: 'The evaluation cannot be saved' },
+  'INV.EVALUATION.CANNOT.BE.COMPLETED': { status: 400, message: 'The evaluation cannot be completed' },
 });
 
 export type ErrorCodeName = keyof typeof ERRORS;
@@ -108,6 +114,11 @@ export const ErrorCode = {
   RequestNotActive: 'INV.REQUEST.NOT.ACTIVE',
   RequestNotInProgress: 'INV.REQUEST.NOT.IN.PROGRESS',
   CallCannotBeUndone: 'INV.CALL.CANNOT.BE.UNDONE',
+  DeleteEvaluationFormAssignedToFacilities: 'INV.DELETE.EVALUATION.FORM.WHICH.ASSIGNED.TO.FACILITIES',
+  DefaultEvaluationForm: 'INV.DEFAULT.EVALUATION.FORM',
+  EvaluationStale: 'INV.EVALUATION.STALE',
+  EvaluationCannotBeSaved: 'INV.EVALUATION.CANNOT.BE.SAVED',
+  EvaluationCannotBeCompleted: 'INV.EVALUATION.CANNOT.BE.COMPLETED',
 } as const satisfies Record<string, ErrorCodeName>;
 export type ErrorCode = ErrorCodeName;
 

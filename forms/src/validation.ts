@@ -150,6 +150,7 @@ export const SCHEMAS = {
   requestUpdate: { schema: caseSchemas.requestUpdateSchema },
   requestReason: { schema: caseSchemas.requestReasonSchema },
   evaluationForm: { schema: evaluationSchemas.evaluationFormSchema, rules: (d: any) => evaluationSchemas.evaluationFormRules(d) },
+  evaluationFormListFilter: { schema: evaluationSchemas.evaluationFormListFilterSchema },
   evaluationSave: { schema: evaluationSchemas.evaluationSaveSchema },
   evaluationComplete: { schema: evaluationSchemas.evaluationCompleteSchema },
   vitals: { schema: caseSchemas.vitalsSchema, rules: caseSchemas.vitalsRules },

@@ -62,7 +62,7 @@ const SPEC: Row[] = [
   row(/^(GET|PUT) \/api\/facilities\/\{id\}\/external-login-provider-settings$/, 'YNNYNN', '03 §6 facility admin: SSO tab'),
   row(/^GET \/api\/facilities\/\{id\}(\/divisions(\/lookups|\/\{divisionId\})?)?$/, 'Y??Y??', '03 §6 /facility/settings (own facility), invite form divisions'),
   row(/^(GET|POST|PUT|DELETE) \/api\/facilities(\/|$)/, 'YNNNNN', '03 §6 /facilities: ITP admin'),
-  row(/^GET \/api\/evaluation-forms$/, 'YNNNNN', '03 §6 /evaluation-forms: ITP admin'),
+  row(/^(GET|POST|PUT|DELETE) \/api\/evaluation-forms(\/lookups|\/\{id\}(\/facilities|\/clone)?)?$/, 'YNNNNN', '02 §6 evaluation forms pages: ITP admin only; 03 §6 facility evaluation-forms tab: ITP admin'),
   row(/^GET \/api\/group-organizations\/lookups$/, 'Y?????', 'group lookups on the user form'),
   row(/^(GET|POST|PUT) \/api\/group-organizations/, 'YNNNNN', '03 §6 /group-organizations: ITP admin'),
   row(/^GET \/api\/payers\/lookups$/, 'Y?????', 'payer picker of the insurance forms'),

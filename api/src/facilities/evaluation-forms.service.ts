@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { REQUEST_TYPES, type EvaluationFormLookup, type FacilityEvaluationFormRecord, type RequestType } from '@crisis/forms';
+import { REQUEST_TYPES, type FacilityEvaluationFormRecord, type RequestType } from '@crisis/forms';
 import { invalid, notFound } from '../common/coded-error';
 import { auditValues } from '../common/request-context';
 
@@ -12,17 +12,10 @@ export interface FacilityEvaluationFormInput {
   isAthenaBilled: boolean;
 }
 
-/** Evaluation forms as a lookup, and a facility's form and bill-to-EHR flag per request type (spec 03 §2, §3, §7). */
+/** A facility's evaluation form and bill-to-EHR flag per request type (spec 03 §2, §7). */
 @Injectable()
-export class EvaluationFormsService {
+export class FacilityEvaluationFormsService {
   constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
-
-  lookups(): Promise<EvaluationFormLookup[]> {
-    return this.sequelize.query<EvaluationFormLookup>(
-      'SELECT id, name, is_default AS "isDefault" FROM evaluation_forms ORDER BY is_default DESC, lower(name), id',
-      { type: QueryTypes.SELECT },
-    );
-  }
 
   /** One row per request type, in the enumeration's order; unsaved ones have id null. */
   async forFacility(facilityId: number): Promise<FacilityEvaluationFormRecord[]> {
@@ -40,7 +33,7 @@ export class EvaluationFormsService {
     await this.assertFacility(facilityId);
     auditValues({ facilityId, requestType: body.requestType, evaluationFormId: body.evaluationFormId, isAthenaBilled: body.isAthenaBilled });
     if (body.evaluationFormId !== null) {
-      const [form] = await this.sequelize.query('SELECT 1 FROM evaluation_forms WHERE id = $1', {
+      const [form] = await this.sequelize.query('SELECT 1 FROM evaluation_forms WHERE id = $1 AND removed_at IS NULL', {
         bind: [body.evaluationFormId],
         type: QueryTypes.SELECT,
       });

@@ -8,8 +8,8 @@ import { FacilitiesService } from './facilities.service';
 import { Facility } from './facility.model';
 import { CredentialedProvidersController } from './credentialed-providers.controller';
 import { CredentialedProvidersService } from './credentialed-providers.service';
-import { EvaluationFormsController, FacilityEvaluationFormsController } from './evaluation-forms.controller';
-import { EvaluationFormsService } from './evaluation-forms.service';
+import { FacilityEvaluationFormsController } from './evaluation-forms.controller';
+import { FacilityEvaluationFormsService } from './evaluation-forms.service';
 import { PreferredFacilitiesController } from './preferred-facilities.controller';
 import { PreferredFacilitiesService } from './preferred-facilities.service';
 import { StateRestrictionsController } from './state-restrictions.controller';
@@ -23,11 +23,10 @@ import { StateRestrictionsService } from './state-restrictions.service';
     DivisionsController,
     CredentialedProvidersController,
     PreferredFacilitiesController,
-    EvaluationFormsController,
     FacilityEvaluationFormsController,
     StateRestrictionsController,
   ],
-  providers: [FacilitiesService, DivisionsService, CredentialedProvidersService, PreferredFacilitiesService, EvaluationFormsService, StateRestrictionsService],
+  providers: [FacilitiesService, DivisionsService, CredentialedProvidersService, PreferredFacilitiesService, FacilityEvaluationFormsService, StateRestrictionsService],
   exports: [FacilitiesService, DivisionsService],
 })
 export class FacilitiesModule {}

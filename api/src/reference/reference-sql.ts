@@ -38,9 +38,9 @@ export async function listPage<T extends object>(
 /** "contains" for ILIKE, with the pattern characters of the search escaped. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Refuses a value already taken (case-insensitive), naming the field: 409 INV.NOT.UNIQ. */
-export async function assertUnique(sequelize: Sequelize, table: string, column: string, field: string, value: string, exceptId = 0) {
-  const rows = await select(sequelize, `SELECT 1 FROM ${table} WHERE lower(${column}) = lower($1) AND id <> $2 LIMIT 1`, [value, exceptId]);
+/** Refuses a value already taken (case-insensitive) among the rows `among` selects, naming the field: 409 INV.NOT.UNIQ. */
+export async function assertUnique(sequelize: Sequelize, table: string, column: string, field: string, value: string, exceptId = 0, among = 'true') {
+  const rows = await select(sequelize, `SELECT 1 FROM ${table} WHERE lower(${column}) = lower($1) AND id <> $2 AND ${among} LIMIT 1`, [value, exceptId]);
   if (rows.length) throw notUnique([field]);
 }
 

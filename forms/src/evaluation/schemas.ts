@@ -72,6 +72,34 @@ export const evaluationFormSchema = objectSchema('evaluationForm', ['name', 'opt
     properties: { items: { type: 'array', maxItems: MAX_QUESTIONS, items: questionnaireItemSchema } },
   },
 });
+/** The list's filter (spec 02 §2 "Evaluation forms list"). */
+export const evaluationFormListFilterSchema = objectSchema('evaluationFormListFilter', [], {
+  q: { type: ['string', 'null'], maxLength: 256 },
+  id: { type: 'array', items: id, maxItems: 1000 },
+});
+
+/** An evaluation form as the API returns it. */
+export interface EvaluationFormRecord {
+  id: number;
+  name: string;
+  isDefault: boolean;
+  /** Bumped by every save of the questionnaire; evaluations keep the version they were answered on. */
+  version: number;
+  options: { items: QuestionnaireItem[] };
+  updatedAt: string;
+}
+export const evaluationFormRecordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    isDefault: { type: 'boolean' },
+    version: { type: 'integer' },
+    options: { type: 'object', properties: { items: { type: 'array', items: questionnaireItemSchema } } },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
 export interface EvaluationFormInput {
   name: string;
   options: { items: QuestionnaireItem[] };

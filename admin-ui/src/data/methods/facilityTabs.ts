@@ -34,7 +34,7 @@ export const facilityTabMethods = {
   addPreferred: (facilityId: number, preferredId: number) => http.post<unknown>(`${base(facilityId)}/preferred-facilities`, { facilityId: preferredId }),
   removePreferred: (facilityId: number, preferredId: number) => http.del<unknown>(`${base(facilityId)}/preferred-facilities/${preferredId}`),
 
-  evaluationForms: () => http.get<EvaluationFormLookup[]>('/api/evaluation-forms'),
+  evaluationForms: () => http.get<EvaluationFormLookup[]>('/api/evaluation-forms/lookups'),
   facilityEvaluationForms: (facilityId: number) => http.get<FacilityEvaluationFormRecord[]>(`${base(facilityId)}/evaluation-forms`),
   saveFacilityEvaluationForm: (facilityId: number, body: { requestType: string; evaluationFormId: number | null; isAthenaBilled: boolean }) =>
     http.put<FacilityEvaluationFormRecord>(`${base(facilityId)}/evaluation-forms`, body),
