@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { api, eventually } from '../support/api';
+import { completeEvaluation } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
 import { DEMO_PASSWORD, signIn } from './support';
 
@@ -48,8 +49,7 @@ async function contactingCase(name: string): Promise<number> {
   });
   expect(created.status).toBe(201);
   const { id, requestId } = created.body as { id: number; requestId: number };
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    expect((await api('PUT', `/api/requests/${requestId}/${step}`, { token: provider })).status).toBe(200);
+  await completeEvaluation(provider, requestId);
   const moved = await api('PUT', `/api/cases/${id}/status`, {
     token: itp,
     body: { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation: 'MentalHealthInpatient', criteria: [], includeOutOfStateFacilities: false },

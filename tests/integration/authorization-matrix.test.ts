@@ -87,8 +87,9 @@ const SPEC: Row[] = [
   row(/^(PUT|GET|POST) \/api\/cases\/\{id\}\/(status|close|resume|undo|reopen-status|reopen|change-outcome|close-options)$/, 'YYNNNN', '01 §6 status control; reopen, change outcome'),
   row(/^PUT \/api\/cases\/\{id\}\/(remove-from-accepted|include-out-of-state)$/, 'YY???N', '01 §4 partner staff actions; 01 §6 group user cannot open a case'),
   // ---- requests (01 §6 "Requests view: every role; create by ITP or facility roles; providers handle … only when assigned")
-  row(/^PUT \/api\/requests\/\{id\}\/(not-ready-for-evaluation|in-progress|evaluation\/start|evaluation\/complete)$/, 'NNYNNN', '01 §6 provider handles his requests; 02 §6 evaluation screen: provider'),
+  row(/^PUT \/api\/requests\/\{id\}\/(not-ready-for-evaluation|in-progress|evaluation|evaluation\/start|evaluation\/complete)$/, 'NNYNNN', '01 §6 provider handles his requests; 02 §6 evaluation screen: provider'),
   row(/^(POST \/api\/cases\/\{id\}\/requests|GET \/api\/cases\/\{id\}\/requests\/types|PUT \/api\/cases\/\{id\}\/requests\/\{requestId\}|PUT \/api\/requests\/\{id\}\/cancel)$/, 'YYNYYN', '01 §4/§6 create, edit, cancel: ITP or facility roles, providers neither'),
+  row(/^GET \/api\/requests\/\{id\}\/evaluation(\/change-log)?$/, 'YYY???', '02 §6 evaluation screen: provider; 01 §6 partner staff read the case; facility roles: the spec does not say'),
   row(/^GET (\/api\/cases\/\{id\}\/requests|\/api\/requests\/\{id\}\/info)$/, 'YYYYY?', '01 §6 requests view: every role (group user cannot open a case)'),
   row(/^GET \/api\/cases\/inpatient-divisions\/\{id\}$/, '??Y??N', '01 §6 provider: inpatient facility list'),
   // ---- case records (01 §6)
@@ -293,7 +294,8 @@ describe('row scope: ids of cases and facilities a user may not open', () => {
     expect((await db.query('SELECT status FROM requests WHERE id = $1', [request.id])).rows[0].status).toBe('New');
     // Working it is refused (01 §6 "only when assigned").
     for (const step of ['evaluation/start', 'evaluation/complete']) {
-      const res = await api('PUT', `/api/requests/${request.id}/${step}`, { token: tokens.provider });
+      const body = step === 'evaluation/complete' ? { sourceDivisionId: tampa.divisionId, version: 0 } : undefined;
+      const res = await api('PUT', `/api/requests/${request.id}/${step}`, { token: tokens.provider, body });
       expect([step, res.status, res.error?.code]).toEqual([step, 403, 'FRBD']);
     }
     // Not ready needs an InProgress request: this New one is refused on that ground first.

@@ -3,6 +3,7 @@ import path from 'path';
 import { parse } from 'csv-parse/sync';
 import { caseReference, patientReference } from '@crisis/forms';
 import { api } from '../support/api';
+import { fillEvaluation } from '../support/cases';
 import { db } from '../support/db';
 import { download, pdfText } from '../support/files';
 import { signIn, signInAs } from '../support/oidc-client';
@@ -92,15 +93,11 @@ describe('case exports', () => {
     // Walk the case: provider opens it, evaluates, completes; then on hold and back.
     expect((await put(`/api/requests/${requestId}/in-progress`, provider)).status).toBe(200);
     expect((await put(`/api/requests/${requestId}/evaluation/start`, provider)).status).toBe(200);
-    const diagnosis = (await db.query('SELECT code, description FROM diagnoses ORDER BY code LIMIT 1')).rows[0];
-    await db.query(
-      `INSERT INTO evaluations (request_id, primary_diagnosis, main_recommendation, criteria, recommendation_note, answers)
-       VALUES ($1, $2, 'MentalHealthInpatient', '{HighAcuity}', 'Needs an inpatient bed', $3)
-       ON CONFLICT (request_id) DO UPDATE SET primary_diagnosis = EXCLUDED.primary_diagnosis, main_recommendation = EXCLUDED.main_recommendation,
-         criteria = EXCLUDED.criteria, recommendation_note = EXCLUDED.recommendation_note, answers = EXCLUDED.answers`,
-      [requestId, diagnosis.code, JSON.stringify([{ questionName: 'Sleep pattern', type: 'text', value: 'Poor for a week' }])],
-    );
-    expect((await put(`/api/requests/${requestId}/evaluation/complete`, provider)).status).toBe(200);
+    const evaluation = await fillEvaluation(provider, requestId, {
+      recommendationNote: 'Needs an inpatient bed',
+      answers: { present_illness: 'Poor sleep for a week' },
+    });
+    expect((await put(`/api/requests/${requestId}/evaluation/complete`, provider, evaluation)).status).toBe(200);
     const hold = await put(`/api/cases/${caseId}/status`, itp, { status: 'OnHold_Other', note: 'Waiting for the family' });
     expect(hold.status).toBe(200);
     expect((await put(`/api/cases/${caseId}/resume`, itp)).status).toBe(200);
@@ -144,7 +141,9 @@ describe('case exports', () => {
     expect(text).toContain('Emergency Department');
     expect(text).toContain('Mental Health Inpatient');
     expect(text).toContain('Needs an inpatient bed');
-    expect(text).toContain('Sleep pattern');
+    // The questions by their labels, as the provider saw them, with the answers.
+    expect(text).toContain('History of present illness');
+    expect(text).toContain('Poor sleep for a week');
     expect(text).toContain('Visible note about transport');
     expect(text).toContain('Hidden note for partner staff'); // ITP staff read hidden notes
     expect(text).toContain('Discharge summary');

@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { tampaDivisions } from '../support/cases';
+import { fillEvaluation, tampaDivisions } from '../support/cases';
 import { db, dataFingerprint } from '../support/db';
 import { signIn, signInAs } from '../support/oidc-client';
 import { CASE_STATUSES, allowedTargets } from '@crisis/forms';
@@ -127,7 +127,8 @@ describe('case lifecycle', () => {
     const blocked = await put(`/api/cases/${c.id}/close`, { outcomeRequired: true, caseOutcomeType: 'LeftAMA' });
     expect(blocked.status).toBe(409);
     expect(blocked.error?.code).toBe('INV.CASE.HAS.ACTIVE.REQUEST');
-    expect((await put(`/api/requests/${c.requestId}/evaluation/complete`, undefined, provider)).status).toBe(200);
+    const evaluation = await fillEvaluation(provider, c.requestId);
+    expect((await put(`/api/requests/${c.requestId}/evaluation/complete`, evaluation, provider)).status).toBe(200);
     expect(await status(c.id)).toBe('RecommendationReview_WaitingOnDecision');
 
     // Contacting needs a recommendation that is not Defer, allowed criteria and the out-of-state choice.

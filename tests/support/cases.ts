@@ -2,6 +2,7 @@
  * Case builders for the suites (ARCHITECTURE "fixture builders"): a case through the real API,
  * and the provider's steps that bring it to recommendation review and then to contacting.
  */
+import { visibleQuestions, type Answers, type QuestionnaireItem } from '@crisis/forms';
 import { api } from './api';
 import { db } from './db';
 
@@ -48,12 +49,57 @@ export async function createCase(o: NewCaseOptions): Promise<{ id: number; reque
   return created.body;
 }
 
-/** The provider opens the request, starts and completes the evaluation: the case waits on a decision. */
-export async function completeEvaluation(providerToken: string, requestId: number): Promise<void> {
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete']) {
+/**
+ * Answers every question a form requires (the first option of a choice, a sentence for text),
+ * following the conditions: an answer may show further required questions.
+ */
+export function answerEverything(items: readonly QuestionnaireItem[], given: Answers = {}): Answers {
+  const answers: Answers = { ...given };
+  for (let pass = 0; pass < 5; pass++)
+    for (const q of visibleQuestions(items, answers))
+      if (q.required && answers[q.name] === undefined)
+        answers[q.name] = q.type === 'text' ? `Answer to ${q.label}` : q.type === 'checkbox' ? [q.options![0].key] : q.options![0].key;
+  return answers;
+}
+
+export interface EvaluationChoices {
+  mainRecommendation?: string;
+  recommendationCriteria?: string[];
+  recommendationNote?: string | null;
+  answers?: Answers;
+}
+
+/** Saves a complete evaluation through the API as the provider; returns the body completion needs. */
+export async function fillEvaluation(providerToken: string, requestId: number, choices: EvaluationChoices = {}) {
+  const view = await api('GET', `/api/requests/${requestId}/evaluation`, { token: providerToken });
+  if (view.status !== 200) throw new Error(`evaluation: ${view.status} ${JSON.stringify(view.body)}`);
+  const diagnosis = (await db.query(`SELECT code FROM diagnoses ORDER BY code LIMIT 1`)).rows[0].code;
+  const billing = view.body.showBillingCode ? (await db.query('SELECT id FROM billing_codes WHERE is_active ORDER BY id LIMIT 1')).rows.map((r) => r.id) : [];
+  const saved = await api('PUT', `/api/requests/${requestId}/evaluation`, {
+    token: providerToken,
+    body: {
+      version: view.body.version,
+      primaryDiagnosisId: diagnosis,
+      billingCodes: billing,
+      mainRecommendation: choices.mainRecommendation ?? 'MentalHealthInpatient',
+      recommendationCriteria: choices.recommendationCriteria ?? ['HighAcuity'],
+      recommendationNote: choices.recommendationNote ?? null,
+      answers: answerEverything(view.body.form.items, { ...view.body.answers, ...choices.answers }),
+    },
+  });
+  if (saved.status !== 200) throw new Error(`evaluation save: ${saved.status} ${JSON.stringify(saved.body)}`);
+  return { sourceDivisionId: saved.body.sourceDivisionId as number, version: saved.body.version as number };
+}
+
+/** The provider opens the request, starts, fills and completes the evaluation: the case waits on a decision. */
+export async function completeEvaluation(providerToken: string, requestId: number, choices: EvaluationChoices = {}): Promise<void> {
+  for (const step of ['in-progress', 'evaluation/start']) {
     const res = await api('PUT', `/api/requests/${requestId}/${step}`, { token: providerToken });
     if (res.status !== 200) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
   }
+  const body = await fillEvaluation(providerToken, requestId, choices);
+  const res = await api('PUT', `/api/requests/${requestId}/evaluation/complete`, { token: providerToken, body });
+  if (res.status !== 200) throw new Error(`evaluation/complete: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 /** Recommendation review → contacting service organizations (which generates the placement tasks). */

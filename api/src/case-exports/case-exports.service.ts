@@ -4,7 +4,7 @@ import { Sequelize } from 'sequelize-typescript';
 import { Readable } from 'stream';
 import { stringify } from 'csv-stringify';
 import { PDFDocument as LibPdf, StandardFonts } from 'pdf-lib';
-import { durationTwoUnits, formatDay, patientReference, caseReference, type UserContext } from '@crisis/forms';
+import { answeredQuestions, answersFromList, durationTwoUnits, formatDay, patientReference, caseReference, type UserContext } from '@crisis/forms';
 import { CasesService } from '../cases/cases.service';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { select } from '../reference/reference-sql';
@@ -111,11 +111,12 @@ export class CaseExportsService {
               e.primary_diagnosis AS "primaryDiagnosis", pd.description AS "primaryDiagnosisDescription",
               (SELECT string_agg(d.code || ' ' || d.description, '; ' ORDER BY d.code) FROM diagnoses d WHERE d.code = ANY(e.secondary_diagnoses)) AS "secondaryDiagnoses",
               e.main_recommendation AS "mainRecommendation", e.criteria, e.recommendation_note AS "recommendationNote",
-              e.answers,
+              e.answers, v.items AS "formItems",
               (SELECT string_agg(b.code || ' ' || b.description, '; ' ORDER BY b.code) FROM billing_codes b WHERE b.id = ANY(e.billing_code_ids)) AS "billingCodes"
          FROM requests r
          LEFT JOIN users u ON u.id = r.evaluation_provider_id
          LEFT JOIN evaluations e ON e.request_id = r.id
+         LEFT JOIN evaluation_form_versions v ON v.evaluation_form_id = e.evaluation_form_id AND v.version = e.evaluation_form_version
          LEFT JOIN diagnoses pd ON pd.code = e.primary_diagnosis
         WHERE r.case_id = $1 ORDER BY r.created_at, r.id`,
       [caseId],
@@ -144,12 +145,11 @@ export class CaseExportsService {
         ['Billing codes', r.billingCodes],
       ]);
       const answers = Array.isArray(r.answers) ? r.answers : [];
-      if (answers.length) {
-        pdf.table(
-          [{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }],
-          answers.map((a: any) => [String(a?.questionName ?? ''), Array.isArray(a?.value) ? a.value.join(', ') : String(a?.value ?? '')]),
-        );
-      }
+      // The questions as the provider saw them (the form version the evaluation was answered on).
+      const rows: string[][] = Array.isArray(r.formItems)
+        ? answeredQuestions(r.formItems, answersFromList(answers)).map((q) => (q.heading ? [q.label.toUpperCase(), ''] : [q.label, q.answer]))
+        : answers.map((a: any) => [String(a?.questionName ?? ''), Array.isArray(a?.value) ? a.value.join(', ') : String(a?.value ?? '')]);
+      if (rows.length) pdf.table([{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }], rows);
     }
   }
 

@@ -168,10 +168,4 @@ export class RequestsController extends RequestRoutes {
     const r = await this.requestInScope(user, id);
     return this.commands.run(user, r.caseId, { kind: 'startEvaluation', requestId: r.id });
   }
-
-  @CommandRoute('PUT', ':id/evaluation/complete', 'access', 'ProviderCases', 'Request.CompleteEvaluation', "The case's state (RecommendationReview_WaitingOnDecision)")
-  async completeEvaluation(@CurrentUser() user: UserContext, @IdParam() id: number) {
-    const r = await this.requestInScope(user, id);
-    return this.commands.run(user, r.caseId, { kind: 'completeEvaluation', requestId: r.id });
-  }
 }

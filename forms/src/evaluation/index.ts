@@ -1,2 +1,3 @@
 export * from './questionnaire';
 export * from './schemas';
+export * from './answer-validation';

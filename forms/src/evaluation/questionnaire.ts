@@ -389,3 +389,25 @@ export function questionnaireUiSchema(items: readonly QuestionnaireItem[], compi
   }
   return ui;
 }
+
+/**
+ * The questionnaire as the provider saw it, for the PDF and read-only views: headings, and each
+ * question that showed with its answer in words (option labels, not keys).
+ */
+export function answeredQuestions(items: readonly QuestionnaireItem[], answers: Readonly<Record<string, unknown>>): { label: string; answer: string; heading: boolean }[] {
+  const counted = visibleAnswers(items, answers);
+  const rows: { label: string; answer: string; heading: boolean }[] = [];
+  for (const item of items) {
+    if (!isQuestion(item)) {
+      rows.push({ label: item.label, answer: '', heading: true });
+      continue;
+    }
+    if (!conditionsMet(item, counted)) continue;
+    const value = counted[item.name];
+    const word = (key: string) => item.options?.find((o) => o.key === key)?.label ?? key;
+    const answer = value === undefined ? '—' : Array.isArray(value) ? value.map(word).join(', ') : item.type === 'text' ? value : word(value);
+    rows.push({ label: item.label, answer, heading: false });
+  }
+  // A heading with nothing under it before the next heading says nothing.
+  return rows.filter((r, i) => !r.heading || (rows[i + 1] && !rows[i + 1].heading));
+}

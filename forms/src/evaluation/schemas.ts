@@ -148,6 +148,34 @@ export const evaluationCompleteSchema = objectSchema('evaluationComplete', ['sou
   version: { type: 'integer', minimum: 0, maximum: 2147483647 },
 });
 
+/** GET /api/requests/{id}/evaluation: everything the evaluation screen shows. */
+export interface EvaluationView {
+  requestId: number;
+  caseId: number;
+  requestType: string;
+  requestStatus: string;
+  /** new: autosave while filling; edit: completed, saving needs a reason; readOnly: anyone else. */
+  mode: 'new' | 'edit' | 'readOnly';
+  /** The form version the evaluation is answered on. */
+  form: { id: number; name: string; isDefault: boolean; version: number; items: QuestionnaireItem[] };
+  /** Send it back with the next save: a save from an older version is refused. */
+  version: number;
+  answers: Answers;
+  primaryDiagnosis: { code: string; description: string } | null;
+  secondaryDiagnoses: { code: string; description: string }[];
+  billingCodes: { id: number; code: string; description: string }[];
+  mainRecommendation: string | null;
+  recommendationCriteria: string[];
+  recommendationNote: string | null;
+  reasonForEdit: string | null;
+  showBillingCode: boolean;
+  sourceDivisionId: number | null;
+  sourceType: string | null;
+  caseStatus: string;
+  modifiedAt: string | null;
+  completedAt: string | null;
+}
+
 /** What decides the rules of one evaluation. */
 export interface EvaluationContext {
   items: readonly QuestionnaireItem[];

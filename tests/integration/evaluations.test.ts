@@ -1,0 +1,139 @@
+import { ErrorCode, UserType, type QuestionnaireItem } from '@crisis/forms';
+import { api } from '../support/api';
+import { enc } from '../support/audit';
+import { answerEverything, createCase, fillEvaluation, tampaDivisions } from '../support/cases';
+import { db } from '../support/db';
+import { signInAs } from '../support/oidc-client';
+
+/**
+ * The evaluation (spec 02 §2 "Evaluation screen", §4 "Evaluation flow", §5 "Evaluation"): the
+ * provider answers the questionnaire of the form version the request uses; drafts autosave, a
+ * stale save is refused, completion checks everything and moves the case through the workflow,
+ * an edit after completion needs a reason and leaves a change log.
+ */
+const screening: QuestionnaireItem[] = [
+  { type: 'heading', label: 'Screening' },
+  { type: 'radio', name: 'si', label: 'Suicidal ideation', required: true, kind: 'general', options: [{ key: 'yes', label: 'Yes' }, { key: 'no', label: 'No' }] },
+  { type: 'text', name: 'plan', label: 'Describe the plan', required: true, kind: 'general', conditions: { kind: 'showIfAny', items: [{ question: 'si', answer: 'yes' }] } },
+  { type: 'radio', name: 'activeDetox', label: 'Active detox', required: false, kind: 'medicalInformation', system: 'activeDetox', options: [{ key: 'yes', label: 'Yes' }, { key: 'no', label: 'No' }] },
+];
+
+let admin: string;
+let coordinator: string;
+let provider: string;
+let providerId: number;
+let tampa: Awaited<ReturnType<typeof tampaDivisions>>;
+let formId: number;
+let diagnosis: string;
+
+/** A case on Tampa's medical floor (which uses the screening form for assessments while this suite runs), opened and started by the provider. */
+async function startedRequest(): Promise<{ caseId: number; requestId: number }> {
+  const c = await createCase({ token: coordinator, facilityId: tampa.facilityId, divisionId: tampa.floorId, providerId, body: { requestType: 'Assessment' } });
+  // What the coordinators recorded (their own route and its claim are tested elsewhere).
+  await db.query(
+    `INSERT INTO medical_information (case_id, data) VALUES ($1, '{"activeDetox": true}')
+     ON CONFLICT (case_id) DO UPDATE SET data = medical_information.data || EXCLUDED.data`,
+    [c.id],
+  );
+  for (const step of ['in-progress', 'evaluation/start']) expect((await api('PUT', `/api/requests/${c.requestId}/${step}`, { token: provider })).status).toBe(200);
+  return { caseId: c.id, requestId: c.requestId };
+}
+const view = (requestId: number, token = provider) => api('GET', `/api/requests/${requestId}/evaluation`, { token });
+const save = (requestId: number, body: Record<string, unknown>) => api('PUT', `/api/requests/${requestId}/evaluation`, { token: provider, body });
+
+beforeAll(async () => {
+  [admin, coordinator, provider] = (
+    await Promise.all([signInAs(UserType.ItpAdmin), signInAs(UserType.ItpUser), signInAs(UserType.ItpProvider)])
+  ).map((r) => r.accessToken);
+  providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
+  tampa = await tampaDivisions();
+  diagnosis = (await db.query('SELECT code FROM diagnoses ORDER BY code LIMIT 1')).rows[0].code;
+  const form = await api('POST', '/api/evaluation-forms', { token: admin, body: { name: `Screening ${Date.now()}`, options: { items: screening } } });
+  formId = form.body.id;
+  await api('PUT', `/api/facilities/${tampa.facilityId}/evaluation-forms`, { token: admin, body: { requestType: 'Assessment', evaluationFormId: formId, isAthenaBilled: false } });
+});
+
+afterAll(async () => {
+  await api('PUT', `/api/facilities/${tampa.facilityId}/evaluation-forms`, { token: admin, body: { requestType: 'Assessment', evaluationFormId: null, isAthenaBilled: false } });
+});
+
+describe('evaluations', () => {
+  it("opens on the facility's form for the request type, medical-information questions filled from the case", async () => {
+    const { requestId } = await startedRequest();
+    const res = await view(requestId);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'new', version: 0, form: { id: formId, version: 1, items: screening }, answers: { activeDetox: 'yes' } });
+    // Read-only for partner staff; another provider's request is not his.
+    expect((await view(requestId, coordinator)).body.mode).toBe('readOnly');
+  });
+
+  it('autosaves a partial draft, but not a wrong answer, and refuses a save from an older version', async () => {
+    const { requestId } = await startedRequest();
+    const first = await save(requestId, { version: 0, answers: { si: 'yes' } });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ version: 1, answers: { si: 'yes' } });
+    const wrong = await save(requestId, { version: 1, answers: { si: 'perhaps' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ code: ErrorCode.EvaluationCannotBeSaved, fields: [expect.objectContaining({ field: 'answers.si' })] });
+    // A second tab still at version 0 does not overwrite the first.
+    const stale = await save(requestId, { version: 0, answers: { si: 'no' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe(ErrorCode.EvaluationStale);
+    expect((await view(requestId)).body.answers).toEqual({ si: 'yes' });
+  });
+
+  it('refuses completion while a conditional required answer is missing, then completes through the case workflow', async () => {
+    const { caseId, requestId } = await startedRequest();
+    const draft = { primaryDiagnosisId: diagnosis, mainRecommendation: 'MentalHealthInpatient', recommendationCriteria: ['HighAcuity'] };
+    const saved = await save(requestId, { ...draft, version: 0, answers: { si: 'yes' } });
+    const complete = (version: number) =>
+      api('PUT', `/api/requests/${requestId}/evaluation/complete`, { token: provider, body: { sourceDivisionId: tampa.floorId, version } });
+    const refused = await complete(saved.body.version);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: ErrorCode.EvaluationCannotBeCompleted, fields: [expect.objectContaining({ field: 'answers.plan', key: 'required' })] });
+    const answered = await save(requestId, { ...draft, version: saved.body.version, answers: { si: 'yes', plan: 'Overdose' } });
+    expect(answered.status).toBe(200);
+    const done = await complete(answered.body.version);
+    expect(done.status).toBe(200);
+    const c = (await db.query('SELECT status, main_recommendation, criteria FROM cases WHERE id = $1', [caseId])).rows[0];
+    expect(c).toEqual({ status: 'RecommendationReview_WaitingOnDecision', main_recommendation: 'MentalHealthInpatient', criteria: ['HighAcuity'] });
+    expect((await view(requestId)).body.mode).toBe('edit');
+  });
+
+  it('keeps the questions an evaluation was answered on when the form changes', async () => {
+    const { requestId } = await startedRequest();
+    await save(requestId, { version: 0, answers: { si: 'no' } });
+    const form = (await api('GET', `/api/evaluation-forms/${formId}`, { token: admin })).body;
+    const edited = await api('PUT', `/api/evaluation-forms/${formId}`, {
+      token: admin,
+      body: { name: form.name, options: { items: [...form.options.items, { type: 'text', name: 'extra', label: 'New question', required: true, kind: 'general' }] } },
+    });
+    expect(edited.body.version).toBe(form.version + 1);
+    const after = await view(requestId);
+    expect(after.body.form).toMatchObject({ version: form.version, items: form.options.items });
+    expect(after.body.answers).toEqual({ si: 'no' });
+    await api('PUT', `/api/evaluation-forms/${formId}`, { token: admin, body: { name: form.name, options: { items: screening } } });
+  });
+
+  it('an edit after completion needs a reason and writes the change log with the question names', async () => {
+    const { requestId } = await startedRequest();
+    const body = await fillEvaluation(provider, requestId, { answers: answerEverything(screening, { si: 'no' }) });
+    expect((await api('PUT', `/api/requests/${requestId}/evaluation/complete`, { token: provider, body })).status).toBe(200);
+    const current = (await view(requestId)).body;
+    const edit = { version: current.version, primaryDiagnosisId: diagnosis, billingCodes: current.billingCodes.map((b: { id: number }) => b.id), mainRecommendation: current.mainRecommendation, recommendationCriteria: current.recommendationCriteria, answers: { ...current.answers, si: 'yes', plan: 'Found a note' } };
+    const noReason = await save(requestId, edit);
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.fields).toEqual([expect.objectContaining({ field: 'reasonForEdit', key: 'required' })]);
+    const edited = await save(requestId, { ...edit, reasonForEdit: 'Collateral from the sister' });
+    expect(edited.status).toBe(200);
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log?range=${enc([0, 9])}`, { token: provider });
+    expect(log.status).toBe(200);
+    expect(log.headers.get('content-range')).toMatch(/\/2$/);
+    expect(log.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Suicidal ideation', oldValue: 'no', newValue: 'yes', reason: 'Collateral from the sister' }),
+        expect.objectContaining({ name: 'Describe the plan', oldValue: null, newValue: 'Found a note' }),
+      ]),
+    );
+  });
+});
