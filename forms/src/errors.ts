@@ -61,6 +61,11 @@ export const ERRORS = define({
   'INV.REQUEST.NOT.ACTIVE': { status: 409, message: 'The request is not active' },
   'INV.REQUEST.NOT.IN.PROGRESS': { status: 409, message: 'The request is not in progress' },
   'INV.CALL.CANNOT.BE.UNDONE': { status: 409, message: 'This call can no longer be undone' },
+  /** Saving this IP allow-list would shut out the admin saving it (payload: ipAddress, her current address). */
+  'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS': {
+    status: 409,
+    message: 'Your current address is not on this list: once it is saved, you can no longer use the application from here',
+  },
 });
 
 export type ErrorCodeName = keyof typeof ERRORS;
@@ -108,6 +113,7 @@ export const ErrorCode = {
   RequestNotActive: 'INV.REQUEST.NOT.ACTIVE',
   RequestNotInProgress: 'INV.REQUEST.NOT.IN.PROGRESS',
   CallCannotBeUndone: 'INV.CALL.CANNOT.BE.UNDONE',
+  IpAllowListExcludesCurrentAddress: 'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS',
 } as const satisfies Record<string, ErrorCodeName>;
 export type ErrorCode = ErrorCodeName;
 
