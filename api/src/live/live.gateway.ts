@@ -77,7 +77,6 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModule
       const { user, refusal } = await this.access.check(session);
       if (refusal || !user) return this.drop(socket, refusal ?? 'unknown user');
       socket.data.session = session;
-      socket.data.userId = session.userId;
       await socket.join(LiveRoom.user(session.userId));
       if (isItpStaff(user.role)) await socket.join(LiveRoom.calls);
       socket.emit('ready', { userId: session.userId });
