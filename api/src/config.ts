@@ -12,6 +12,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
+  return n;
+}
+
 function required(env: NodeJS.ProcessEnv, name: string, fallback?: string): string {
   const v = env[name] ?? fallback;
   if (!v) throw new Error(`${name} is required`);
@@ -76,6 +82,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     claims: {
       defaultSeconds: int(env, 'CLAIM_DEFAULT_SECONDS', 60),
+      /** The longest lease one claim or renewal grants (a longer wish is cut to it): 5 minutes. */
+      maxSeconds: positive(env, 'CLAIM_MAX_SECONDS', 300),
+    },
+    live: {
+      /** How often each replica checks its live sockets again (revoked, deactivated, locked, off the IP allow-list). */
+      recheckSeconds: positive(env, 'LIVE_RECHECK_SECONDS', 5),
     },
     smtpUrl: env.SMTP_URL || null,
     smtpFrom: env.SMTP_FROM ?? 'no-reply@crisis.local',

@@ -1,4 +1,5 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { CLAIM_OBJECT_TYPES, canClaim, canSeeClaim } from './claims';
 import { DivisionType, OrganizationType, UserType } from './enums';
 import type { AbilityUser } from './user-context';
 
@@ -82,9 +83,8 @@ export function passesDivisionGate(user: AbilityUser, gate: DivisionGate): boole
 export function defineAbilityFor(user: AbilityUser): AppAbility {
   const { can, cannot, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
 
-  // Everyone signed in: own profile, the claims API, the demo tools of a demo deployment.
+  // Everyone signed in: own profile, the demo tools of a demo deployment.
   can(['read', 'update'], 'Profile', { id: user.id } as any);
-  can(['read', 'create', 'update'], 'Claim');
   can('access', 'DemoTools');
 
   switch (user.role) {
@@ -126,6 +126,10 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       break;
   }
   defineCaseAbilities(user, can);
+  // The claims API (edit locks): for whoever the claim rules let claim something, or see who holds it.
+  const rolesOnly = build();
+  if (CLAIM_OBJECT_TYPES.some((t) => canClaim(rolesOnly, t))) can(['create', 'update'], 'Claim');
+  if (CLAIM_OBJECT_TYPES.some((t) => canSeeClaim(rolesOnly, t))) can('read', 'Claim');
   return build();
 }
 

@@ -67,6 +67,11 @@ export const ERRORS = define({
   'INV.EVALUATION.STALE': { status: 409, message: 'The evaluation was saved from another window: reload it to go on' },
   'INV.EVALUATION.CANNOT.BE.SAVED': { status: 400, message: 'The evaluation cannot be saved' },
   'INV.EVALUATION.CANNOT.BE.COMPLETED': { status: 400, message: 'The evaluation cannot be completed' },
+  /** Saving this IP allow-list would shut out the admin saving it (payload: ipAddress, her current address). */
+  'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS': {
+    status: 409,
+    message: 'Your current address is not on this list: once it is saved, you can no longer use the application from here',
+  },
 });
 
 export type ErrorCodeName = keyof typeof ERRORS;
@@ -119,6 +124,7 @@ export const ErrorCode = {
   EvaluationStale: 'INV.EVALUATION.STALE',
   EvaluationCannotBeSaved: 'INV.EVALUATION.CANNOT.BE.SAVED',
   EvaluationCannotBeCompleted: 'INV.EVALUATION.CANNOT.BE.COMPLETED',
+  IpAllowListExcludesCurrentAddress: 'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS',
 } as const satisfies Record<string, ErrorCodeName>;
 export type ErrorCode = ErrorCodeName;
 

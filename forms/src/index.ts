@@ -8,6 +8,7 @@ export * from './format';
 export * from './schemas';
 export * from './validation';
 export * from './abilities';
+export * from './claims';
 export * from './user-context';
 export * from './navigation';
 export * from './cases';

@@ -165,7 +165,12 @@ describe('IP allow-list enforcement', () => {
 
   it("refuses ITP staff outside the ITP organization's list, and disabling restores access", async () => {
     const url = `/api/itp-organization/${itpId}/update-ip-whitelist-settings`;
-    const on = await api('PUT', url, { token: itpAdmin, body: { facilityId: null, ipWhiteListEnabled: true, ipAddresses: '203.0.113.0/28' } });
+    // Saved from an address on the list: one that left the admin out would ask her to confirm.
+    const on = await api('PUT', url, {
+      token: itpAdmin,
+      headers: from('203.0.113.1'),
+      body: { facilityId: null, ipWhiteListEnabled: true, ipAddresses: '203.0.113.0/28' },
+    });
     expect(on.status).toBe(200);
     expect((await api('GET', '/api/itp-organization', { token: itpAdmin, headers: from('203.0.113.14') })).status).toBe(200);
     const refused = await api('GET', '/api/itp-organization', { token: itpAdmin, headers: from('203.0.113.16') });

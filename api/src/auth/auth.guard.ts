@@ -11,6 +11,15 @@ import { IS_PUBLIC } from './public.decorator';
 import { UserContextService, type LoadedUser } from './user-context.service';
 
 /**
+ * Whether a token issued at `issuedAtSeconds` (its iat) no longer speaks for the user: she was
+ * deactivated, or it was issued before her tokensValidAfter (password changed, role changed,
+ * signed out everywhere). The API's guard and the live channel both ask this.
+ */
+export function tokenRevoked(user: Pick<LoadedUser, 'isActive' | 'tokensValidAfter'>, issuedAtSeconds: number | undefined): boolean {
+  return !user.isActive || (issuedAtSeconds ?? 0) * 1000 < user.tokensValidAfter.getTime() - 1000;
+}
+
+/**
  * Accepts only valid bearer access tokens issued by our identity server for the API audience.
  * A token issued before the user's tokensValidAfter (password changed, deactivated, signed out
  * everywhere) is refused with 403 and the revoked header, so the UI renews it once and retries.
@@ -38,7 +47,7 @@ export class AuthGuard implements CanActivate {
     const userId = Number(payload.sub);
     const loaded = Number.isInteger(userId) ? await this.users.load(userId) : null;
     if (!loaded) throw unauthorized();
-    if (!loaded.isActive || (payload.iat ?? 0) * 1000 < loaded.tokensValidAfter.getTime() - 1000) {
+    if (tokenRevoked(loaded, payload.iat)) {
       reply.header(TOKEN_REVOKED_HEADER, 'true');
       throw new CodedError(ErrorCode.Forbidden);
     }

@@ -15,5 +15,11 @@ export class ClaimDto {
   @ApiProperty({ format: 'date-time' }) claimedAt!: string;
   @ApiProperty({ format: 'date-time', description: 'The claim lapses then unless extended' }) expiresAt!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) releasedAt!: string | null;
-  @ApiProperty({ enum: ['released', 'expired'], nullable: true, type: String }) releaseReason!: string | null;
+  @ApiProperty({
+    enum: ['released', 'expired', 'holderInactive'],
+    nullable: true,
+    type: String,
+    description: 'holderInactive: the holder was deactivated, which frees her claims',
+  })
+  releaseReason!: string | null;
 }

@@ -11,6 +11,7 @@ import { auditValues } from '../common/request-context';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 import { afterCommit } from '../common/after-commit';
 import type { ClaimDto } from './claim.dto';
+import { ClaimObjects } from './claim-objects';
 
 interface ClaimRow {
   id: string;
@@ -34,6 +35,15 @@ export interface ClaimInput {
 const TEMPORAL_CALL_TIMEOUT_MS = 2000;
 
 /**
+ * A claim holds only while its holder is an active user: a deactivated user's claim frees its
+ * object at once (it does not block others until its lease runs out) and cannot be renewed.
+ */
+const HOLDER_ACTIVE = 'EXISTS (SELECT 1 FROM users u WHERE u.id = claims.subject_id AND u.is_active)';
+
+/** The lease one claim or renewal grants: as asked (default CLAIM_DEFAULT_SECONDS), at most CLAIM_MAX_SECONDS. */
+const leaseSeconds = (asked?: number | null) => Math.min(asked ?? config.claims.defaultSeconds, config.claims.maxSeconds);
+
+/**
  * Claims (spec 03 §7): leases on objects under edit. The claims table is the truth — one active
  * row per object (partial unique index), `expires_at` the end of the lease. Every read treats a
  * row past its expiry as free. The lease workflow (`claim-<id>`, workflows/) is the guarantee that
@@ -46,24 +56,27 @@ export class ClaimsService {
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
     private readonly temporal: TemporalClientService,
+    private readonly objects: ClaimObjects,
   ) {}
 
   /**
-   * Claims an object for `extendBy` seconds. Runs in the request's transaction (the audit
-   * interceptor's); the lease workflow is started only after it commits.
+   * Claims an object for `extendBy` seconds (at most CLAIM_MAX_SECONDS). Runs in the request's
+   * transaction (the audit interceptor's); the lease workflow is started only after it commits.
+   * - an object the claim rules do not let her edit → 403 FRBD; one that does not exist → 404 NTFND;
    * - another user's active claim → 409 INV.OBJECT.ALREADY.HAS.BEEN.CLAIMED naming the holder;
    * - the caller's own active claim → extended and returned (idempotent).
    */
   async claim(user: UserContext, input: ClaimInput): Promise<ClaimDto> {
-    const objectId = String(input.objectId);
     const { objectType } = input;
-    const seconds = input.extendBy ?? config.claims.defaultSeconds;
-    auditValues({ objectType, objectId });
+    const seconds = leaseSeconds(input.extendBy);
+    auditValues({ objectType, objectId: input.objectId });
+    const objectId = await this.objects.assertMayEdit(user, objectType, String(input.objectId));
 
-    // A lapsed claim frees the object even if its workflow has not run yet (worker down, clock).
+    // A lapsed claim frees the object even if its workflow has not run yet (worker down, clock);
+    // so does the claim of a holder who was deactivated since.
     await this.rows(
-      `UPDATE claims SET released_at = now(), release_reason = 'expired'
-        WHERE object_type = $1 AND object_id = $2 AND released_at IS NULL AND expires_at <= now()
+      `UPDATE claims SET released_at = now(), release_reason = CASE WHEN expires_at <= now() THEN 'expired' ELSE 'holderInactive' END
+        WHERE object_type = $1 AND object_id = $2 AND released_at IS NULL AND (expires_at <= now() OR NOT ${HOLDER_ACTIVE})
         RETURNING id`,
       [objectType, objectId],
     );
@@ -123,24 +136,24 @@ export class ClaimsService {
   }
 
   /**
-   * Extends the caller's own active claim to now + `extendBy` seconds. Not audited and outside any
-   * transaction: one UPDATE decides, and it serialises with the workflow's expiry on the row lock
-   * (whichever commits first wins; the loser sees the other's result).
+   * Extends the caller's own active claim to now + `extendBy` seconds (at most CLAIM_MAX_SECONDS).
+   * Only the holder, while she is active and may still edit the object. Not audited and outside
+   * any transaction: one UPDATE decides, and it serialises with the workflow's expiry on the row
+   * lock (whichever commits first wins; the loser sees the other's result).
    */
   async extend(user: UserContext, id: string, extendBy?: number | null): Promise<ClaimDto> {
-    const seconds = extendBy ?? config.claims.defaultSeconds;
+    const [existing] = await this.rows('SELECT * FROM claims WHERE id = $1', [id]);
+    if (!existing) throw notFound();
+    if (existing.subject_id !== user.id) throw forbidden();
+    // Her rights are read again: a lease outlives no change of them by more than one renewal.
+    await this.objects.assertMayEdit(user, existing.object_type, existing.object_id);
     const [row] = await this.rows(
       `UPDATE claims SET expires_at = now() + make_interval(secs => $3)
-        WHERE id = $1 AND subject_id = $2 AND released_at IS NULL AND expires_at > now()
+        WHERE id = $1 AND subject_id = $2 AND released_at IS NULL AND expires_at > now() AND ${HOLDER_ACTIVE}
         RETURNING *`,
-      [id, user.id, seconds],
+      [id, user.id, leaseSeconds(extendBy)],
     );
-    if (!row) {
-      const [existing] = await this.rows('SELECT * FROM claims WHERE id = $1', [id]);
-      if (!existing) throw notFound();
-      if (existing.subject_id !== user.id) throw forbidden();
-      throw new CodedError(ErrorCode.ClaimOverdueOrInactive);
-    }
+    if (!row) throw new CodedError(ErrorCode.ClaimOverdueOrInactive);
     await afterCommit(`extending the lease workflow of claim ${row.id}`, () =>
       this.withTemporal((client) =>
         extendClaimLease(client, row.id, row.expires_at.toISOString(), { taskQueue: config.temporal.taskQueue }),
@@ -175,12 +188,16 @@ export class ClaimsService {
     return toDto(row);
   }
 
-  /** The active, unexpired claim of an object, or null. */
-  async actual(objectType: string, objectId: string): Promise<ClaimDto | null> {
+  /**
+   * The active, unexpired claim of an object, or null. Only for a user who may see the object
+   * (the claim rules): the answer names its holder.
+   */
+  async actual(user: UserContext, objectType: string, objectId: string): Promise<ClaimDto | null> {
+    const storedId = await this.objects.assertMaySee(user, objectType, objectId);
     const [row] = await this.rows(
       `SELECT * FROM claims
-        WHERE object_type = $1 AND object_id = $2 AND released_at IS NULL AND expires_at > now()`,
-      [objectType, objectId],
+        WHERE object_type = $1 AND object_id = $2 AND released_at IS NULL AND expires_at > now() AND ${HOLDER_ACTIVE}`,
+      [objectType, storedId],
     );
     return row ? toDto(row) : null;
   }

@@ -1,6 +1,14 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
-import { ConnectedSocket, MessageBody, OnGatewayConnection, SubscribeMessage, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import {
+  ConnectedSocket,
+  MessageBody,
+  OnGatewayConnection,
+  OnGatewayInit,
+  SubscribeMessage,
+  WebSocketGateway,
+  WebSocketServer,
+} from '@nestjs/websockets';
 import { jwtVerify } from 'jose';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
@@ -10,27 +18,46 @@ import { caseScopeSql } from '../cases/case-scope';
 import { LiveRoom, isItpStaff } from '@crisis/forms';
 import { config } from '../config';
 import { IdentityKeys } from '../identity/identity-keys.service';
+import { clientAddressOf } from '../security/client-address';
+import { LiveAccess, type LiveRefusal, type LiveSession } from './live-access';
 
 const caseIdOf = (body: unknown): number | null => {
   const v = Number((body as { caseId?: unknown } | null)?.caseId);
   return Number.isInteger(v) && v > 0 && v <= 2147483647 ? v : null;
 };
 
+const sessionOf = (socket: Socket): LiveSession | undefined => socket.data.session as LiveSession | undefined;
+
 /**
- * The live channel: socket.io authenticated with the same access token as the API; each socket
- * joins its user's room. Events arrive through LiveRelay (PostgreSQL NOTIFY, after commit). Replicas share rooms
- * through the PostgreSQL adapter (see main.ts).
+ * The live channel: socket.io authenticated with the same access token as the API and held to
+ * the same rules (LiveAccess: not revoked, active, not locked, not expired, an allowed address) at
+ * connection, on every room join, and every LIVE_RECHECK_SECONDS for every socket of this replica;
+ * a socket that fails is told 'unauthorized' and dropped (the client does not reconnect by
+ * itself). Each socket joins its user's room. Events arrive through LiveRelay (PostgreSQL NOTIFY,
+ * after commit). Replicas share rooms through the PostgreSQL adapter (see main.ts).
  */
 @WebSocketGateway({ path: '/socket.io', cors: { origin: true, credentials: true } })
-export class LiveGateway implements OnGatewayConnection {
+export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModuleDestroy {
   private readonly log = new Logger('live');
   @WebSocketServer() server!: Server;
+  private recheckTimer?: NodeJS.Timeout;
+  private rechecking = false;
 
   constructor(
     private readonly keys: IdentityKeys,
     private readonly users: UserContextService,
+    private readonly access: LiveAccess,
     @InjectConnection() private readonly sequelize: Sequelize,
   ) {}
+
+  afterInit() {
+    this.recheckTimer = setInterval(() => void this.recheckAll(), config.live.recheckSeconds * 1000);
+    this.recheckTimer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.recheckTimer);
+  }
 
   async handleConnection(socket: Socket) {
     const token = (socket.handshake.auth as { token?: string })?.token;
@@ -40,29 +67,40 @@ export class LiveGateway implements OnGatewayConnection {
         issuer: config.identity.issuer,
         audience: config.identity.resource,
       });
-      const userId = Number(payload.sub);
-      socket.data.userId = userId;
-      await socket.join(LiveRoom.user(userId));
-      const loaded = await this.users.load(userId);
-      if (loaded?.isActive && isItpStaff(loaded.context.role)) await socket.join(LiveRoom.calls);
-      socket.emit('ready', { userId });
+      const session: LiveSession = {
+        userId: Number(payload.sub),
+        issuedAt: payload.iat ?? 0,
+        expiresAt: payload.exp ?? 0,
+        address: clientAddressOf(socket.request),
+      };
+      if (!Number.isInteger(session.userId)) throw new Error('no user');
+      const { user, refusal } = await this.access.check(session);
+      if (refusal || !user) return this.drop(socket, refusal ?? 'unknown user');
+      socket.data.session = session;
+      await socket.join(LiveRoom.user(session.userId));
+      if (isItpStaff(user.role)) await socket.join(LiveRoom.calls);
+      socket.emit('ready', { userId: session.userId });
     } catch {
-      socket.emit('unauthorized');
-      socket.disconnect(true);
+      this.drop(socket);
     }
   }
 
   /**
    * The case page joins its case's room while open ('case.updated' after every command). Only a
-   * user who may open the case (the same scope predicate as the case routes) joins; the ack says
-   * whether it did.
+   * user who may still use the live channel (checked now) and may open the case (the same scope
+   * predicate as the case routes) joins; the ack says whether it did.
    */
   @SubscribeMessage('case.join')
   async joinCase(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<{ joined: boolean }> {
     const caseId = caseIdOf(body);
-    const userId = socket.data.userId as number | undefined;
-    if (!caseId || !userId) return { joined: false };
-    const loaded = await this.users.load(userId);
+    const session = sessionOf(socket);
+    if (!caseId || !session) return { joined: false };
+    const { refusal } = await this.access.check(session);
+    if (refusal) {
+      this.drop(socket, refusal);
+      return { joined: false };
+    }
+    const loaded = await this.users.load(session.userId);
     if (!loaded?.isActive) return { joined: false };
     const bind: unknown[] = [caseId];
     const scope = caseScopeSql(loaded.context, bind);
@@ -78,5 +116,35 @@ export class LiveGateway implements OnGatewayConnection {
     if (!caseId) return { left: false };
     await socket.leave(LiveRoom.case(caseId));
     return { left: true };
+  }
+
+  /**
+   * Checks every socket of this replica again, with one query for all their users: a user
+   * deactivated, locked or signed out everywhere (on any replica), a token past its expiry, an
+   * address her organization's allow-list no longer holds — each loses her sockets.
+   */
+  async recheckAll(): Promise<void> {
+    if (this.rechecking || !this.server?.sockets) return;
+    this.rechecking = true;
+    try {
+      const sockets = [...this.server.sockets.sockets.values()].filter((s) => sessionOf(s));
+      if (!sockets.length) return;
+      const users = await this.access.users([...new Set(sockets.map((s) => sessionOf(s)!.userId))]);
+      for (const socket of sockets) {
+        const session = sessionOf(socket)!;
+        const refusal = await this.access.refusal(session, users.get(session.userId));
+        if (refusal) this.drop(socket, refusal);
+      }
+    } catch (err) {
+      this.log.warn(`live sockets could not be checked again (${(err as Error).message}); next try in ${config.live.recheckSeconds} s`);
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  private drop(socket: Socket, why?: LiveRefusal) {
+    if (why && sessionOf(socket)) this.log.log(`live socket of user ${sessionOf(socket)!.userId} dropped: ${why}`);
+    socket.emit('unauthorized');
+    socket.disconnect(true);
   }
 }

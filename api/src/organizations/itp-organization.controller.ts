@@ -1,6 +1,9 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { ExternalLoginSettingsRecord, IpWhiteListSettingsRecord, ItpOrganizationRecord } from '@crisis/forms';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { ExternalLoginSettingsRecord, IpWhiteListSettingsRecord, ItpOrganizationRecord, UserContext } from '@crisis/forms';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { IpAllowListService } from '../security/ip-allow-list.service';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { parseId } from '../facilities/list-params';
@@ -17,7 +20,10 @@ import { IdParam } from '../common/id-param';
 @ApiTags('itp-organization')
 @Controller('api/itp-organization')
 export class ItpOrganizationController {
-  constructor(private readonly settings: OrganizationSettingsService) {}
+  constructor(
+    private readonly settings: OrganizationSettingsService,
+    private readonly ipLists: IpAllowListService,
+  ) {}
 
   @Route('GET', '', 'manage', 'ItpOrganization')
   @ApiOkResponse({ description: 'The ITP organization: id, organizationName, erLine, mfaEnabled' })
@@ -50,8 +56,17 @@ export class ItpOrganizationController {
   @ApiSchemaBody('ipWhiteListSettings')
   @ApiOkResponse({ description: 'The allow-list after the change (facilityId null: the ITP organization)' })
   @ApiNotFoundResponse({ description: 'NTFND: unknown organization or facility' })
-  async updateIpWhiteList(@IdParam() id: number, @Body(schema('ipWhiteListSettings')) body: IpWhiteListInput): Promise<IpWhiteListSettingsRecord> {
+  @ApiConflictResponse({
+    description: 'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS (payload ipAddress): the list would shut the caller out; send it again with confirmed true',
+  })
+  async updateIpWhiteList(
+    @CurrentUser() user: UserContext,
+    @Req() req: FastifyRequest,
+    @IdParam() id: number,
+    @Body(schema('ipWhiteListSettings')) body: IpWhiteListInput,
+  ): Promise<IpWhiteListSettingsRecord> {
     await this.settings.assertItpId(id);
+    this.ipLists.assertKeepsCaller(user, req.ip, body);
     return this.settings.updateIpSettings(body);
   }
 

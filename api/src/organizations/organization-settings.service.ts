@@ -25,6 +25,8 @@ export interface IpWhiteListInput {
   facilityId?: number | null;
   ipWhiteListEnabled: boolean;
   ipAddresses?: string | null;
+  /** The saving admin confirmed a list that leaves out her current address (checked by IpAllowListService). */
+  confirmed?: boolean | null;
 }
 export interface ExternalLoginInput {
   enabled: boolean;

@@ -2,7 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ipListMatcher, OrganizationType, parseIpList, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, ipListMatcher, OrganizationType, parseIpList, type UserContext } from '@crisis/forms';
+
+/** What the allow-lists need to know of a user: her organization. */
+export type ListedUser = Pick<UserContext, 'organizationType' | 'organizationId'>;
+
+/** An allow-list about to be saved (spec 03 §3 IP allow-list settings); facilityId null: the ITP organization's. */
+export interface IpAllowListChange {
+  facilityId?: number | null;
+  ipWhiteListEnabled: boolean;
+  ipAddresses?: string | null;
+  /** The saving admin knows the list leaves out her current address. */
+  confirmed?: boolean | null;
+}
 
 type Matcher = (ip: string) => boolean;
 interface Snapshot {
@@ -36,8 +48,22 @@ export class IpAllowListService {
     this.snapshot = null;
   }
 
+  /**
+   * Refuses (409 INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS, payload { ipAddress }) a save that
+   * would shut the saving admin out — the list is her own organization's, enabled, and leaves out
+   * her current address — unless the request says she confirmed it.
+   */
+  assertKeepsCaller(user: ListedUser, ip: string, change: IpAllowListChange): void {
+    if (change.confirmed || !change.ipWhiteListEnabled) return;
+    const facilityId = change.facilityId ?? null;
+    const hers =
+      facilityId === null ? user.organizationType === OrganizationType.ITP
+      : user.organizationType === OrganizationType.Facility && user.organizationId === facilityId;
+    if (hers && !matcherOf(change.ipAddresses ?? null)(ip)) throw new CodedError(ErrorCode.IpAllowListExcludesCurrentAddress, { ipAddress: ip });
+  }
+
   /** Whether `ip` may call the API as `user` (true when the user's organization has no enabled list). */
-  async allows(user: UserContext, ip: string): Promise<boolean> {
+  async allows(user: ListedUser, ip: string): Promise<boolean> {
     const s = await this.current();
     const matcher =
       user.organizationType === OrganizationType.ITP ? s.itp

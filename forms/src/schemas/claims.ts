@@ -1,10 +1,14 @@
+import { CLAIM_OBJECT_TYPES } from '../claims';
 import { mediumText, objectSchema } from './common';
+
+/** Only the object types of the claim rules (forms/src/claims.ts) can be claimed. */
+const objectType = { type: 'string', enum: CLAIM_OBJECT_TYPES } as const;
 
 /** POST /api/claims (spec 03 §7): claim an object for editing. */
 export const claimCreateSchema = objectSchema('claimCreate', ['objectId', 'objectType'], {
   objectId: { anyOf: [{ type: 'integer', minimum: 1 }, { ...mediumText, minLength: 1 }] },
-  objectType: { ...mediumText, pattern: '^[A-Za-z][A-Za-z0-9_.-]*$' },
-  /** Seconds the claim lasts without a renewal; the default is 60. */
+  objectType,
+  /** Seconds the claim lasts without a renewal; the default is 60, the most CLAIM_MAX_SECONDS (the API grants no more). */
   extendBy: { type: ['integer', 'null'], minimum: 1, maximum: 3600 },
 });
 
@@ -18,5 +22,5 @@ export const claimExtendSchema = {
 /** GET /api/claims/actual?objectId=&objectType= (query values arrive as text). */
 export const claimActualQuerySchema = objectSchema('claimActualQuery', ['objectId', 'objectType'], {
   objectId: { ...mediumText, minLength: 1 },
-  objectType: claimCreateSchema.properties.objectType,
+  objectType,
 });

@@ -68,6 +68,11 @@ export const ipWhiteListSettingsSchema = objectSchema('ipWhiteListSettings', ['i
   facilityId: { anyOf: [id, { type: 'null' }] },
   ipWhiteListEnabled: flag,
   ipAddresses: { type: ['string', 'null'], maxLength: IP_LIST_MAX },
+  /**
+   * The saving admin knows the list leaves out her own current address (she answered the dialog
+   * INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS opens); without it such a save is refused.
+   */
+  confirmed: { type: ['boolean', 'null'] },
 });
 
 /** Required when enabled ('IP Address is required'); a valid list whenever given ('Invalid IP address list'). */

@@ -4,7 +4,13 @@ import { Box, Button, Tooltip, Typography } from '@mui/material';
 import { keepPreviousData } from '@tanstack/react-query';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
-import { ErrorCode, medicalInformationConfirmation, type MedicalInformationConfirmationReason } from '@crisis/forms';
+import {
+  ErrorCode,
+  MEDICAL_INFORMATION_CLAIM_TYPE,
+  canClaim,
+  medicalInformationConfirmation,
+  type MedicalInformationConfirmationReason,
+} from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppData, useAppQuery } from '../../data/query';
@@ -33,7 +39,8 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
   const notify = useNotify();
   const caseId = caseRecord.id;
   const closed = caseRecord.status === 'Closed';
-  const canEdit = !closed && ability.can('update', 'MedicalInformation');
+  // Editing happens under a claim: offered only to whom the claim rules let claim it.
+  const canEdit = !closed && canClaim(ability, MEDICAL_INFORMATION_CLAIM_TYPE);
   const dp = useAppData();
   // Loaded again with every command on the case (its version); the last answer stays shown meanwhile.
   const query = useAppQuery(keys.case(caseId, 'medical', caseRecord.version, caseRecord.status), (d) => d.medicalInformation(caseId), {
