@@ -7,7 +7,8 @@
 // - 100,000 cases and 1,000,000 case activity rows, and tests/bench/cases.ts (case list, case page,
 //   status changes through the case workflow);
 // - 5 placement tasks and 50 calls per case (5,000,000 call entries), and tests/bench/placement.ts
-//   (task generation, call-log submits, the calls card, 10,000 callback timers).
+//   (task generation, call-log submits, the calls card, 10,000 callback timers);
+// - tests/bench/evaluations.ts (16 providers autosaving and completing evaluations).
 // The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
 // idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
 // Everything stops afterwards; the exit code is the benchmarks'.
@@ -23,7 +24,8 @@ const SCRIPT = join(ROOT, 'tests', 'bench', 'facilities.ts');
 const LISTS_SCRIPT = join(ROOT, 'tests', 'bench', 'lists.ts');
 const CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'cases.ts');
 const PLACEMENT_SCRIPT = join(ROOT, 'tests', 'bench', 'placement.ts');
-// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement).
+const EVALUATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'evaluations.ts');
+// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations).
 const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
@@ -57,7 +59,7 @@ async function main() {
     [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
   if (listsSeeded.code !== 0) return shutdown(1);
   let failed = false;
-  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT]) {
+  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT]) {
     if (!existsSync(script)) continue;
     if (ONLY.length && !ONLY.some((name) => script.endsWith(`${name}.ts`))) continue;
     const benchStarted = Date.now();
