@@ -72,9 +72,11 @@ describe('session lifetime on the server', () => {
 
   afterAll(async () => {
     if (!api || api.exitCode !== null) return;
+    let timer: NodeJS.Timeout | undefined;
     const exited = new Promise((r) => api!.once('exit', r));
     api.kill('SIGTERM');
-    await Promise.race([exited, sleep(10_000)]);
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+    clearTimeout(timer);
     if (api.exitCode === null) api.kill('SIGKILL');
   });
 
