@@ -18,6 +18,16 @@ describe('configuration', () => {
     expect(loadConfig({ DEMO_TOOLS: '1' }).demoTools).toBe(true);
   });
 
+  it("ends idle sign-ins after the spec's auto-logout time unless told otherwise, and refuses a useless setting", () => {
+    expect(loadConfig({}).identity.sessionIdleSeconds).toBe(15 * 60);
+    expect(loadConfig({}).identity.sessionMaxSeconds).toBe(12 * 60 * 60);
+    expect(loadConfig({ SESSION_IDLE_SECONDS: '5', SESSION_MAX_SECONDS: '20' }).identity).toEqual(
+      expect.objectContaining({ sessionIdleSeconds: 5, sessionMaxSeconds: 20 }),
+    );
+    expect(() => loadConfig({ SESSION_IDLE_SECONDS: '0' })).toThrow('SESSION_IDLE_SECONDS');
+    expect(() => loadConfig({ SESSION_IDLE_SECONDS: '600', SESSION_MAX_SECONDS: '60' })).toThrow('SESSION_MAX_SECONDS');
+  });
+
   it('keys the cookies with APP_SECRET when given', () => {
     expect(loadConfig(production).identity.cookieSecret).toBe(production.APP_SECRET);
   });

@@ -1,3 +1,4 @@
+import { IDLE_LOGOUT_MS } from '@crisis/forms';
 import { temporalEnv } from '@crisis/workflows';
 
 /**
@@ -52,6 +53,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const problems = productionProblems(env);
   if (problems.length) throw new Error(problems.join('; '));
   const port = int(env, 'PORT', 3000);
+  // The auto-logout idle time of spec 03 §9, enforced by the identity server too; the absolute cap of a sign-in.
+  const sessionIdleSeconds = int(env, 'SESSION_IDLE_SECONDS', IDLE_LOGOUT_MS / 1000);
+  const sessionMaxSeconds = int(env, 'SESSION_MAX_SECONDS', 12 * 60 * 60);
+  if (sessionIdleSeconds < 1 || sessionMaxSeconds < sessionIdleSeconds) {
+    throw new Error('SESSION_IDLE_SECONDS must be 1 or more and SESSION_MAX_SECONDS no less than it');
+  }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
@@ -79,6 +86,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       cookieSecret: env.APP_SECRET || DEV_APP_SECRET,
       lockoutMaxFailures: int(env, 'LOCKOUT_MAX_FAILURES', 5),
       accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
+      /**
+       * A sign-in without activity (no token refresh, no visit to the identity server) for this
+       * long is over: its refresh token and its identity session expire (SESSION_IDLE_SECONDS).
+       */
+      sessionIdleSeconds,
+      /** However active, a sign-in ends this long after the password was given (SESSION_MAX_SECONDS). */
+      sessionMaxSeconds,
     },
     claims: {
       defaultSeconds: int(env, 'CLAIM_DEFAULT_SECONDS', 60),

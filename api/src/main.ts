@@ -1,29 +1,66 @@
 import 'reflect-metadata';
 import { randomUUID } from 'crypto';
 import fs from 'fs';
+import { STATUS_CODES } from 'http';
+import type { Socket } from 'net';
 import path from 'path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Pool } from 'pg';
 import { CORRELATION_ID_HEADER, CodedError, ERROR_HEADER, ErrorCode, TOKEN_REVOKED_HEADER, storableProblems } from '@crisis/forms';
 import { AppModule } from './app.module';
 import { config } from './config';
+import { codedErrorHeaders, codedStatus, sendCodedError } from './common/error.filter';
 import { formSchemaComponents } from './common/openapi';
+import { securityHeaders } from './common/security-headers';
 import { IdentityServer } from './identity/identity.server';
 import { PgIoAdapter } from './live/pg-io.adapter';
 
 const EXPOSED_HEADERS = ['Content-Range', 'Content-Disposition', ERROR_HEADER, CORRELATION_ID_HEADER, TOKEN_REVOKED_HEADER];
+
+/** The correlation id of spec 03 §8: taken from the caller when given, otherwise new. */
+function correlationIdOf(headers: Record<string, string | string[] | undefined>): string {
+  const given = headers[CORRELATION_ID_HEADER];
+  return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+}
+
+// The UI validates forms with ajv, which compiles its schemas into functions in the browser.
+const security = securityHeaders(config.publicUrl, { allowEval: true });
 
 async function bootstrap() {
   const adapter = new FastifyAdapter({
     // X-Forwarded-For only from the configured proxies (TRUSTED_PROXIES): nobody else picks his address.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     bodyLimit: 21 * 1024 * 1024,
-    // The correlation id of spec 03 §8: taken from the caller when given, otherwise new.
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers[CORRELATION_ID_HEADER];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => correlationIdOf(req.headers),
+    // The router's own refusals (a path that is not valid percent-encoding, a parameter over
+    // maxParamLength such as a 121-digit id) come before any hook: coded like every other answer.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.code === 'FST_ERR_BAD_URL' ? 400 : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 500;
+      const coded = codedStatus(status);
+      reply.headers(security.standalone);
+      sendCodedError(reply, coded.status, coded.body, String(request.id));
+    },
+    // Requests Node's HTTP parser refuses (headers over 16 kB, malformed requests, timeouts) never
+    // reach Fastify: answered on the socket, coded too.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const coded = codedStatus(status);
+      const correlationId = randomUUID();
+      coded.body.correlationId = correlationId;
+      const body = JSON.stringify(coded.body);
+      const headers: Record<string, string | number> = {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+        ...security.standalone,
+        ...codedErrorHeaders(coded.body, correlationId),
+      };
+      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${coded.status} ${STATUS_CODES[coded.status]}\r\n${head}\r\n${body}`);
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
@@ -39,6 +76,28 @@ async function bootstrap() {
 
   const fastify = app.getHttpAdapter().getInstance();
   await app.register(require('@fastify/multipart') as never, { limits: { fileSize: 20_971_521, files: 1 } } as never); // uploads: users/upload.ts
+
+  // Security headers on every answer (common/security-headers.ts): helmet's set with the UI's
+  // policy, then each path's own (API, identity server, the silent sign-in page). Registered
+  // before the /identity hand-over below, so the identity server's answers get them too.
+  await app.register(require('@fastify/helmet') as never, security.helmet as never);
+  fastify.addHook('onRequest', (req, reply, done) => {
+    security.applyPathPolicy(req.raw.url ?? '/', reply.raw);
+    done();
+  });
+
+  // Answers of plugins whose onRequest hook replies before helmet's (the CORS plugin's preflight
+  // answers) get the headers here; a refusal that did not go through the CodedErrorFilter (the
+  // CORS plugin's answer to an OPTIONS that is not a preflight) gets the coded body.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.raw.hasHeader('content-security-policy')) reply.headers(security.standalone);
+    if (reply.statusCode < 400 || reply.hasHeader(ERROR_HEADER)) return payload;
+    const coded = codedStatus(reply.statusCode);
+    coded.body.correlationId = String(request.id);
+    reply.removeHeader('content-length');
+    reply.status(coded.status).headers(codedErrorHeaders(coded.body, String(request.id))).type('application/json; charset=utf-8');
+    return JSON.stringify(coded.body);
+  });
 
   // JSON bodies, where an empty body (a bodyless PUT sent with a JSON content type) means none.
   fastify.removeContentTypeParser('application/json');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
+import { accessTokenOf, watchAccessToken } from './support';
 
 /**
  * Issue 3's "done means" journeys not covered by the other suites: an invited user signs in through
@@ -23,6 +24,7 @@ const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh
 const run = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
 async function signIn(page: Page, email: string, path: string, password = PASSWORD) {
+  watchAccessToken(page);
   await page.goto(path);
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
@@ -31,18 +33,8 @@ async function signIn(page: Page, email: string, path: string, password = PASSWO
   await expect(page.getByTestId('nav-dashboard')).toBeVisible({ timeout: 20_000 });
 }
 
-/** The signed-in app's access token (oidc-client-ts keeps its user in localStorage). */
-async function tokenOf(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i)!;
-      if (key.startsWith('oidc.user:')) return JSON.parse(localStorage.getItem(key)!).access_token as string;
-    }
-    return null;
-  });
-  expect(token, 'signed in').toBeTruthy();
-  return token!;
-}
+/** The signed-in app's access token (the app keeps it in memory: taken from the token endpoint's answer). */
+const tokenOf = (page: Page): Promise<string> => accessTokenOf(page);
 
 async function call<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
   const res = await request.fetch(path, { method, headers: { Authorization: `Bearer ${token}` }, data });

@@ -5,7 +5,7 @@ import { stopLiveConnection } from '../live/liveConnection';
 import { abilityAllows } from './ability';
 import { RESOURCE_ROUTES, navigationAllows } from './routeGates';
 import { session } from './session';
-import { SIGNED_OUT_PATH } from './signedOut';
+import { SIGNED_OUT_PATH, announceSignOut } from './signedOut';
 import { getValidUser, signIn, userManager, type SignInState } from './userManager';
 
 const never = () => new Promise<never>(() => undefined);
@@ -26,6 +26,8 @@ export const authProvider: AuthProvider = {
   async logout() {
     clearPersistedLists();
     stopLiveConnection();
+    // The other tabs hold tokens of their own (in memory): they stop now too.
+    announceSignOut();
     const mgr = userManager();
     const user = await mgr.getUser();
     try {

@@ -12,18 +12,38 @@ const UI_INDEX = path.join(config.uiDist, 'index.html');
 const isUiRoute = (req: FastifyRequest) =>
   req.method === 'GET' && !/^\/(api|socket\.io|identity)(\/|$|\?)/.test(req.url) && fs.existsSync(UI_INDEX);
 
-/** HTTP statuses Nest or Fastify raise on their own, mapped to our codes. */
+/** HTTP statuses Nest, Fastify or Node raise on their own, mapped to our codes. */
 const CODE_BY_STATUS: Record<number, ErrorCodeName> = {
-  400: ErrorCode.Invalid,
   401: ErrorCode.Unauthorized,
   403: ErrorCode.Forbidden,
   404: ErrorCode.NotFound,
   405: ErrorCode.NotFound,
-  409: ErrorCode.Invalid,
-  413: ErrorCode.Invalid,
-  415: ErrorCode.Invalid,
-  422: ErrorCode.Invalid,
 };
+
+/**
+ * The coded answer for a bare HTTP status of the framework (body too large, URI too long, headers
+ * too large, unsupported type…): a refusal of the request is INV with its own status, so the
+ * client still learns which limit it hit; anything else is UNEXP with 500.
+ */
+export function codedStatus(status: number): { status: number; body: CodedErrorBody } {
+  const code = CODE_BY_STATUS[status] ?? (status >= 400 && status < 500 ? ErrorCode.Invalid : ErrorCode.Unexpected);
+  return { status: code === ErrorCode.Unexpected ? 500 : status, body: { code, defaultMessage: DEFAULT_MESSAGES[code] } };
+}
+
+/** The headers of a coded answer (spec 03 §8): the x-error JSON and the correlation id. */
+export function codedErrorHeaders(body: CodedErrorBody, correlationId: string): Record<string, string> {
+  return {
+    [CORRELATION_ID_HEADER]: correlationId,
+    // Header values must be ASCII: the payload may hold names, so it is URI-encoded inside the JSON.
+    [ERROR_HEADER]: JSON.stringify({ code: body.code, defaultMessage: body.defaultMessage, payload: encodePayload(body.payload) }),
+  };
+}
+
+/** Sends a coded error through a Fastify reply (the filter, and the framework's own refusals in main.ts). */
+export function sendCodedError(reply: FastifyReply, status: number, body: CodedErrorBody, correlationId: string): void {
+  body.correlationId = correlationId;
+  reply.status(status).headers(codedErrorHeaders(body, correlationId)).type('application/json; charset=utf-8').send(body);
+}
 
 /** Turns every failure into a coded error: header JSON + body + correlation id; never leaks internals. */
 @Catch()
@@ -39,14 +59,8 @@ export class CodedErrorFilter implements ExceptionFilter {
     }
     const { status, body } = this.toBody(exception);
     const correlationId = requestContext.getStore()?.correlationId ?? String(request.id);
-    body.correlationId = correlationId;
     if (status >= 500) this.log.error({ err: exception, correlationId, path: request.url }, 'unexpected error');
-    reply
-      .status(status)
-      .header(CORRELATION_ID_HEADER, correlationId)
-      // Header values must be ASCII: the payload may hold names, so it is URI-encoded inside the JSON.
-      .header(ERROR_HEADER, JSON.stringify({ code: body.code, defaultMessage: body.defaultMessage, payload: encodePayload(body.payload) }))
-      .send(body);
+    sendCodedError(reply, status, body, correlationId);
   }
 
   private toBody(exception: unknown): { status: number; body: CodedErrorBody } {
@@ -67,9 +81,7 @@ export class CodedErrorFilter implements ExceptionFilter {
         : typeof (exception as any)?.statusCode === 'number'
           ? (exception as any).statusCode // Fastify's own errors (bad JSON, body too large)
           : 500;
-    const code = CODE_BY_STATUS[status] ?? ErrorCode.Unexpected;
-    const finalStatus = code === ErrorCode.Unexpected ? 500 : status;
-    return { status: finalStatus, body: { code, defaultMessage: DEFAULT_MESSAGES[code] } };
+    return codedStatus(status);
   }
 }
 

@@ -20,6 +20,20 @@ import { registerSaml } from './saml';
 const load = new Function('m', 'return import(m)') as (m: string) => Promise<any>;
 
 const HOUR = 60 * 60;
+/** An access token never outlives the idle time: the UI renews it before it ends, which keeps the sign-in active. */
+const ACCESS_TOKEN_TTL = Math.min(config.identity.accessTokenTtlSeconds, config.identity.sessionIdleSeconds);
+
+/**
+ * Seconds a sign-in may still live after activity now: the idle time, cut short by the absolute
+ * cap counted from the moment the user signed in (epoch seconds). At least 1: the adapter stores
+ * 0 as "never expires".
+ */
+function remainingLife(signedInAt: number | undefined): number {
+  const { sessionIdleSeconds, sessionMaxSeconds } = config.identity;
+  if (!signedInAt) return sessionIdleSeconds;
+  const capLeft = sessionMaxSeconds - (Math.floor(Date.now() / 1000) - signedInAt);
+  return Math.max(1, Math.min(sessionIdleSeconds, capLeft));
+}
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 const API_CORS_HEADERS = [
   'access-control-allow-origin',
@@ -42,7 +56,13 @@ export function adminUiClient() {
     token_endpoint_auth_method: 'none' as const,
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code' as const],
-    redirect_uris: [`${config.publicUrl}/auth-callback`, 'http://localhost:5173/auth-callback'],
+    // silent-renew.html: a reload signs in again in a hidden iframe (prompt=none), tokens live in memory only.
+    redirect_uris: [
+      `${config.publicUrl}/auth-callback`,
+      `${config.publicUrl}/silent-renew.html`,
+      'http://localhost:5173/auth-callback',
+      'http://localhost:5173/silent-renew.html',
+    ],
     post_logout_redirect_uris: [`${config.publicUrl}/`, 'http://localhost:5173/'],
   };
 }
@@ -101,6 +121,15 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     // Behind a load balancer (TRUSTED_PROXIES): its X-Forwarded-* headers name the client and the scheme.
     provider.proxy = config.trustedProxies.length > 0;
     provider.on('server_error', (_ctx: unknown, err: Error) => this.log.error({ err }, 'identity server error'));
+    // A token refresh is activity: the identity session (refresh tokens end with it; a reload signs
+    // in again with it) gets a new idle period too.
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.oidc?.route !== 'token' || ctx.status !== 200 || ctx.oidc.params?.grant_type !== 'refresh_token') return;
+      const sessionUid = (ctx.oidc.entities.RefreshToken as { sessionUid?: string } | undefined)?.sessionUid;
+      const session = sessionUid ? await provider.Session.findByUid(sessionUid) : undefined;
+      if (session) await session.save(remainingLife(session.loginTs));
+    });
     this.provider = provider;
 
     const app = express();
@@ -330,7 +359,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
             scope: 'openid profile email offline_access',
             audience: resource,
             accessTokenFormat: 'jwt',
-            accessTokenTTL: config.identity.accessTokenTtlSeconds,
+            accessTokenTTL: ACCESS_TOKEN_TTL,
             jwt: { sign: { alg: 'RS256' } },
           }),
           useGrantedResource: () => true,
@@ -363,19 +392,19 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
       interactions: {
         url: (_ctx, interaction) => `${MOUNT}/interaction/${interaction.uid}`,
       },
+      // Every refresh token is used once: each refresh hands out a new one (and a reused one revokes the grant).
+      rotateRefreshToken: true,
       ttl: {
-        AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? config.identity.accessTokenTtlSeconds,
+        AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? ACCESS_TOKEN_TTL,
         AuthorizationCode: 60,
         IdToken: HOUR,
         Interaction: HOUR,
-        Session: 12 * HOUR,
-        Grant: 12 * HOUR,
-        RefreshToken: (ctx, token, client) => {
-          // A rotated public-client token keeps the remaining lifetime of the first: 12 h at most in all.
-          const rotated = ctx?.oidc?.entities?.RotatedRefreshToken as { remainingTTL?: number } | undefined;
-          if (rotated && client.clientAuthMethod === 'none' && !token.isSenderConstrained()) return rotated.remainingTTL ?? 12 * HOUR;
-          return 12 * HOUR;
-        },
+        // Idle-based, renewed by every visit to the identity server and every refresh; capped from the sign-in.
+        Session: (_ctx, session) => remainingLife(session.loginTs),
+        Grant: config.identity.sessionMaxSeconds,
+        // The idle time of spec 03 §9 on the server: a refresh token unused that long is refused;
+        // its successor (rotation) gets a new idle period, never past the cap from the sign-in.
+        RefreshToken: (_ctx, token) => remainingLife(token.authTime ?? token.iiat),
       },
       async renderError(ctx, out) {
         ctx.type = 'html';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { IDLE_LOGOUT_MS, IDLE_WARNING_MS, type AppSettings } from '@crisis/forms';
+import { IDLE_WARNING_MS, type AppSettings } from '@crisis/forms';
 import { Public } from '../auth/public.decorator';
 import { config } from '../config';
 
@@ -21,7 +21,8 @@ export class SettingsController {
         resource: config.identity.resource,
       },
       internationalPhones: config.internationalPhones,
-      idleLogoutMs: IDLE_LOGOUT_MS,
+      // The identity server ends an idle sign-in after the same time (SESSION_IDLE_SECONDS, spec's 15 min by default).
+      idleLogoutMs: config.identity.sessionIdleSeconds * 1000,
       idleWarningMs: IDLE_WARNING_MS,
       demoTools: config.demoTools,
       version: process.env.npm_package_version ?? '0.1.0',
