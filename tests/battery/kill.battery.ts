@@ -380,6 +380,8 @@ async function main() {
       .filter((w): w is CallWrite => w.kind === 'call')
       .map((w) => callRowOf.get(w.token))
       .filter((r): r is NonNullable<typeof r> => !!r && r.callback_at.getTime() <= timersChecked);
+    const down = ps.filter((p) => p.killedAt !== null).map((p) => [p.killedAt!, p.killedAt! + (p.recoveredMs ?? RECOVERY_LIMIT_MS)]);
+    const dueWhileDown = timers.filter((r) => down.some(([from, to]) => r.callback_at.getTime() >= from && r.callback_at.getTime() <= to)).length;
     const firedOnce = timers.filter((r) => r.fired === 1).length;
     const firedTwice = timers.filter((r) => r.fired > 1).length;
     const recovered = ps.map((p) => p.recoveredMs);
@@ -393,6 +395,7 @@ async function main() {
       unacknowledgedButSaved: unacknowledgedLanded,
       secondsToRecovery: recovered.map((ms) => (ms === null ? 'not back' : (ms / 1000).toFixed(1))).join(', '),
       timersDue: timers.length,
+      timersDueWhileDown: dueWhileDown,
       timersFiredOnce: firedOnce,
       timersFiredTwice: firedTwice,
       ...perKind,
@@ -414,6 +417,13 @@ async function main() {
       detail: `${timers.length} due, ${firedOnce} fired once, ${firedTwice} twice, ${timers.length - firedOnce - firedTwice} not fired`,
     });
   }
+  // The pid file names the processes running now (the battery killed each by reading it).
+  const listed = KILLED.map((name) => ({ name, pid: pidOf(name), killed: phases.filter((p) => p.name === name).map((p) => p.pidBefore) }));
+  checks.push({
+    name: 'the pid file lists the restarted api, worker, temporal and postgres',
+    ok: listed.every((l) => l.pid !== null && alive(l.pid) && !l.killed.includes(l.pid)),
+    detail: listed.map((l) => `${l.name} ${l.pid ?? 'missing'}`).join(', '),
+  });
   figures.writes = {
     tried: writes.length,
     acknowledged: acked.length,
