@@ -323,8 +323,7 @@ export function supervise(name, first, { start, onExit, onRestart }) {
   const scheduleRestart = (upMs) => {
     delay = nextRestartDelay(delay, upMs);
     log(name, `restarting in ${seconds(delay)}`);
-    const timer = setTimeout(restart, delay);
-    timer.unref?.();
+    setTimeout(restart, delay);
   };
 
   const watch = (c) => c.exited.then(async (result) => {
