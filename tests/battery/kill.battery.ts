@@ -29,6 +29,7 @@ const KILLED = ['worker', 'temporal', 'postgres', 'api'] as const;
 type Killed = (typeof KILLED)[number];
 type Kind = 'note' | 'status' | 'call';
 const KINDS: Kind[] = ['note', 'status', 'call'];
+const KIND_LABEL: Record<Kind, string> = { note: 'notes', status: 'status changes', call: 'calls' };
 
 const ROUNDS = QUICK ? 1 : 2;
 /** Writes flow this long before each kill, and this long after the stack is back. */
@@ -261,7 +262,9 @@ async function killAndRecover(p: Phase): Promise<void> {
     }
     if (p.pidBackAt !== null && KINDS.every((k) => p.backAt[k] !== undefined)) {
       p.recoveredMs = Math.max(p.pidBackAt, ...KINDS.map((k) => p.backAt[k]!)) - p.killedAt;
-      console.log(`kill: ${p.name} back, every kind of write succeeds again after ${(p.recoveredMs / 1000).toFixed(1)} s`);
+      const after = (at: number) => `${((at - p.killedAt!) / 1000).toFixed(1)} s`;
+      console.log(`kill: ${p.name} back after ${(p.recoveredMs / 1000).toFixed(1)} s (new pid ${after(p.pidBackAt)}; ` +
+        `${KINDS.map((k) => `${KIND_LABEL[k]} ${after(p.backAt[k]!)}`).join(', ')})`);
       return;
     }
     await sleep(100);

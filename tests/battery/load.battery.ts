@@ -313,24 +313,26 @@ async function main() {
     [emails],
   );
 
-  // The cases being placed, whose tasks the coordinators call about.
-  const itp = await signInAs(UserType.ItpUser);
-  const provider = await signInAs(UserType.ItpProvider);
+  // The cases being placed, whose tasks the coordinators call about; made while they sign in.
+  const [itp, provider] = await Promise.all([signInAs(UserType.ItpUser), signInAs(UserType.ItpProvider)]);
   const providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id as number;
   const { facilityId, edId, floorId } = await tampaDivisions();
-  const placementCases: number[] = [];
-  await inBatches(Array.from({ length: PLACEMENT_CASES }), 3, async () => {
-    placementCases.push(await contactingCase({ token: itp.accessToken, providerToken: provider.accessToken, facilityId, divisionId: floorId, providerId, patient: { lastName: 'Placement' } }));
+  const world: World = { facilityId, edId, providerId, placementCases: [], divisions: [] };
+  const placing = inBatches(Array.from({ length: PLACEMENT_CASES }), 4, async () => {
+    world.placementCases.push(
+      await contactingCase({ token: itp.accessToken, providerToken: provider.accessToken, facilityId, divisionId: floorId, providerId, patient: { lastName: 'Placement' } }),
+    );
   });
-  const divisions = (await db.query('SELECT DISTINCT division_id FROM placement_tasks WHERE case_id = ANY($1::int[]) ORDER BY 1', [placementCases])).rows.map(
-    (r) => r.division_id as number,
-  );
-  const world: World = { facilityId, edId, providerId, placementCases, divisions };
 
   const people = emails.map((e) => new Coordinator(e, world));
   const signInStarted = Date.now();
-  await inBatches(people, 8, (p) => p.signIn());
+  await inBatches(people, 10, (p) => p.signIn());
   const signInSeconds = (Date.now() - signInStarted) / 1000;
+  await placing;
+  world.divisions = (
+    await db.query('SELECT DISTINCT division_id FROM placement_tasks WHERE case_id = ANY($1::int[]) ORDER BY 1', [world.placementCases])
+  ).rows.map((r) => r.division_id as number);
+  const { placementCases, divisions } = world;
   people.forEach((p) => p.connect());
   console.log(`load: ${COORDINATORS} coordinators signed in (${signInSeconds.toFixed(1)} s), ${placementCases.length} cases being placed, ${divisions.length} divisions; running ${SECONDS} s`);
 
@@ -341,7 +343,7 @@ async function main() {
     await p.run(until);
   }));
   const runSeconds = (Date.now() - runStarted) / 1000;
-  await sleep(2_000); // the last live events
+  await sleep(1_500); // the last live events
   people.forEach((p) => p.settle());
 
   // Every acknowledged write, looked up.
