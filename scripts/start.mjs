@@ -2,11 +2,13 @@
 // `npm start`: the whole platform on this machine, nothing to install by hand.
 //
 //   PostgreSQL  embedded, data in .data/pg, port $PGPORT (5433)   — or $DATABASE_URL
-//   Temporal    dev server, .data/temporal/temporal.db, 7233, UI 8233 — or $TEMPORAL_ADDRESS
+//   Temporal    dev server, .data/temporal/temporal.db, $TEMPORAL_PORT (7233), UI $TEMPORAL_UI_PORT
+//               (8233) — or $TEMPORAL_ADDRESS
 //   API + UI    http://localhost:$PORT (3000), worker alongside
 //
 // `npm start -- --infra` starts only PostgreSQL and Temporal and prints their addresses, for
 // running the API or worker yourself (watch mode, debugger).
+// A process that dies is started again (back-off 1 s, 2 s, 4 s … 30 s): the demo keeps running.
 // Ctrl-C stops everything this started.
 
 import { existsSync } from 'node:fs';
@@ -15,13 +17,17 @@ import { pathToFileURL } from 'node:url';
 import { startTemporalDevServer } from '../temporal/dev-server.mjs';
 import { ensureNodeModules, ROOT } from './lib/deps.mjs';
 import { startPostgres } from './lib/postgres.mjs';
-import { bold, installShutdownHandlers, log, secondsSince, track, usePidFile } from './lib/procs.mjs';
+import { bold, installShutdownHandlers, log, secondsSince, supervise, track, usePidFile } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
 
 const PORT = Number(process.env.PORT || 3000);
 const PGPORT = Number(process.env.PGPORT || 5433);
 const PUBLIC_URL = process.env.PUBLIC_URL || `http://localhost:${PORT}`;
-const TEMPORAL = { port: 7233, uiPort: 8233, db: '.data/temporal/temporal.db' };
+const TEMPORAL = {
+  port: Number(process.env.TEMPORAL_PORT || 7233),
+  uiPort: Number(process.env.TEMPORAL_UI_PORT || 8233),
+  db: '.data/temporal/temporal.db',
+};
 
 /** The demo sign-ins the seed created, from seed/dist/demo-users.js. */
 async function printSignIns() {
@@ -46,13 +52,16 @@ async function infraOnly() {
   installShutdownHandlers();
   await usePidFile(join(ROOT, '.data', 'pids.json'));
   ensureNodeModules();
+  const startTemporal = async () => track(await startTemporalDevServer({
+    port: TEMPORAL.port, uiPort: TEMPORAL.uiPort, dbFile: join(ROOT, TEMPORAL.db), namespace: 'default',
+  }), 'temporal', { stopLate: true });
   const [pg, server] = await Promise.all([
     startPostgres({ dataDir: join(ROOT, '.data', 'pg'), port: PGPORT }),
-    process.env.TEMPORAL_ADDRESS ? null : startTemporalDevServer({
-      port: TEMPORAL.port, uiPort: TEMPORAL.uiPort, dbFile: join(ROOT, TEMPORAL.db), namespace: 'default',
-    }),
+    process.env.TEMPORAL_ADDRESS ? null : startTemporal(),
   ]);
-  if (server) track(server, 'temporal', { stopLate: true });
+  // Both are started again if they die, as in the full stack.
+  if (server) supervise('temporal', server, { start: startTemporal });
+  if (pg.restart) supervise('postgres', pg.child, { start: () => pg.restart() });
   console.log(`\n${bold('Infrastructure is up')} (Ctrl-C stops it):`);
   console.log(`  DATABASE_URL=${pg.url}`);
   console.log(`  TEMPORAL_ADDRESS=${server?.address ?? process.env.TEMPORAL_ADDRESS}`);
@@ -71,7 +80,6 @@ async function main() {
     apiPort: PORT,
     portVar: 'PORT',
     publicUrl: PUBLIC_URL,
-    exitOnServiceCrash: true,
   });
   log('setup', `ready in ${secondsSince(started)} ` +
     `(${Object.entries(stack.timings).map(([k, v]) => `${k} ${v}`).join(', ')})`);
@@ -80,7 +88,7 @@ async function main() {
   if (!process.env.TEMPORAL_ADDRESS) console.log(`Temporal UI: http://localhost:${TEMPORAL.uiPort}`);
   console.log('\nDemo sign-ins:');
   await printSignIns();
-  console.log('\nCtrl-C stops everything.\n');
+  console.log('\nA process that dies is started again. Ctrl-C stops everything.\n');
 }
 
 (process.argv.includes('--infra') ? infraOnly() : main()).catch(failSetUp);

@@ -88,6 +88,8 @@ const SUITES = [
     name: 'battery',
     output: join(OUT, 'battery.json'),
     cmd: ['node', 'scripts/battery.mjs', '--quick', '--json', join(OUT, 'battery.json')],
+    // Not this stack's database and Temporal: the battery starts its own and kills them.
+    env: { DATABASE_URL: process.env.DATABASE_URL, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS },
     counts: (file) => {
       const r = JSON.parse(readFileSync(file, 'utf8'));
       return { passed: r.passed, failed: r.failed, skipped: 0 };

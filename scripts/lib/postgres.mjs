@@ -150,8 +150,10 @@ async function waitReady(Client, port, child, recentLog, timeoutMs = 60_000) {
  * With DATABASE_URL set, starts nothing and returns that.
  *
  * @param {{ dataDir: string, port: number, fast?: boolean }} opts
- *   fast: no fsync (throw-away test databases only).
- * @returns {Promise<{ url: string, stop: () => Promise<void>, pid?: number }>}
+ *   fast: no fsync (throw-away test databases only; commits still survive a killed server).
+ * @returns {Promise<{ url: string, stop: () => Promise<void>, pid?: number, child?: object,
+ *   restart?: () => Promise<object> }>} child: the postmaster (with `.exited`); restart(): start
+ *   it again on the same data and port after it died (the stack's supervision).
  */
 export async function startPostgres({ dataDir, port, fast = false }) {
   if (process.env.DATABASE_URL) {
@@ -203,53 +205,86 @@ export async function startPostgres({ dataDir, port, fast = false }) {
     log('postgres', `initialised in ${secondsSince(started)}`);
   }
 
-  const started = Date.now();
   const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
     // TCP only: the compiled-in socket dir may not exist here, and every client uses the URL.
     '-c', 'unix_socket_directories='];
-  if (fast) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const child = spawn(postgresBin, args, {
-    ...(isRoot ? postgresUserIds() : {}),
-    env: { ...process.env, LC_MESSAGES: 'C' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const recentLog = [];
-  const keep = (buf) => {
-    recentLog.push(buf.toString());
-    if (recentLog.length > 50) recentLog.shift();
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  child.on('error', (err) => recentLog.push(`spawn failed: ${err.message}\n`));
-  if (child.pid) recordPid('postgres', child, 'SIGINT');
+  // Throw-away clusters skip fsync but keep synchronous commit: a commit is written to the kernel
+  // before it is acknowledged, so killing the server (the kill battery) loses no acknowledged
+  // write; only a machine crash could.
+  if (fast) args.push('-c', 'fsync=off', '-c', 'full_page_writes=off');
 
-  const exited = new Promise((r) => child.once('exit', r));
-  let stopped = null;
-  const stop = () => {
-    stopped ??= (async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      log('postgres', 'stopping');
-      child.kill('SIGINT'); // fast shutdown: disconnect clients, checkpoint, exit
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    })();
-    return stopped;
+  const server = {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    /** The running postmaster (a tracked-like child with `.exited`), replaced by restart(). */
+    child: null,
+    pid: undefined,
+    stop: async () => {},
+    restart: async () => {},
   };
+
+  /** Spawns the postmaster on the cluster and waits until it accepts connections. */
+  const spawnServer = async () => {
+    const started = Date.now();
+    const child = spawn(postgresBin, args, {
+      ...(isRoot ? postgresUserIds() : {}),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const recentLog = [];
+    const keep = (buf) => {
+      recentLog.push(buf.toString());
+      if (recentLog.length > 50) recentLog.shift();
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => recentLog.push(`spawn failed: ${err.message}\n`));
+    child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    if (child.pid) recordPid('postgres', child, 'SIGINT');
+    server.child = child;
+    server.pid = child.pid;
+    try {
+      await waitReady(pg.Client, port, child, recentLog);
+    } catch (err) {
+      await stopChild(child);
+      throw err;
+    }
+    log('postgres', `listening on 127.0.0.1:${port} (started in ${secondsSince(started)})`);
+    return child;
+  };
+
+  let stopping = null;
+  server.stop = () => {
+    stopping ??= (async () => {
+      if (!server.child) return;
+      log('postgres', 'stopping');
+      await stopChild(server.child);
+    })();
+    return stopping;
+  };
+
+  /**
+   * Starts the cluster again after its postmaster died (kill -9, OOM): same data directory and
+   * port. Backends the dead postmaster left (same process group) are killed first: while they
+   * hold its shared memory a new postmaster refuses to start. PostgreSQL's crash recovery replays
+   * the WAL, so every commit it acknowledged is still there.
+   */
+  server.restart = async () => {
+    const old = server.child;
+    if (old?.pid) await killLeftGroup(old.pid);
+    const already = runningPostmaster(dataDir);
+    if (already) throw new Error(`a PostgreSQL (pid ${already}) still runs on ${dataDir}`);
+    if (await canConnect(port)) throw new Error(`port ${port} is still in use`);
+    return spawnServer();
+  };
+
   // Stopped after every other child (procs.mjs runs cleanups last); if this process dies
   // without a graceful shutdown, ask PostgreSQL for a fast shutdown on the way out.
-  onShutdown('postgres', stop, {
-    onExitSync: () => { try { process.kill(child.pid, 'SIGINT'); } catch { /* gone */ } },
+  onShutdown('postgres', () => server.stop(), {
+    onExitSync: () => { try { if (server.child) process.kill(server.child.pid, 'SIGINT'); } catch { /* gone */ } },
   });
 
-  try {
-    await waitReady(pg.Client, port, child, recentLog);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  log('postgres', `listening on 127.0.0.1:${port} (started in ${secondsSince(started)})`);
+  await spawnServer();
 
   const client = embedded.getPgClient('postgres', '127.0.0.1');
   await client.connect();
@@ -263,11 +298,31 @@ export async function startPostgres({ dataDir, port, fast = false }) {
     await client.end();
   }
 
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
-    stop,
-    pid: child.pid,
+  return server;
+}
+
+/** Fast shutdown (SIGINT: disconnect clients, checkpoint, exit); SIGKILL after 20 s. */
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+/** SIGKILLs what is left of a dead postmaster's process group and waits until it is gone. */
+async function killLeftGroup(pid) {
+  const groupAlive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch (err) {
+      return err.code === 'EPERM';
+    }
   };
+  if (!groupAlive()) return;
+  try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+  for (let i = 0; i < 100 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Stops a PostgreSQL a previous run left on `dataDir` (throw-away clusters only). */

@@ -201,7 +201,7 @@ export function onShutdown(name, fn, { onExitSync } = {}) {
 }
 
 /** Signals a whole process group (our children are all group leaders: spawned detached). */
-function killGroup(pid, signal) {
+export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch { /* the group is gone */ }
@@ -290,6 +290,76 @@ export function installShutdownHandlers() {
       try { onExitSync?.(); } catch { /* best effort */ }
     }
   });
+}
+
+/** Restart back-off of a supervised process: 1 s, 2 s, 4 s … at most 30 s; back to 1 s after a minute up. */
+export const RESTART_BACKOFF = { firstMs: 1000, maxMs: 30_000, healthyMs: 60_000 };
+
+/** The wait before the next restart, from the previous wait and how long the process stayed up. */
+export function nextRestartDelay(previousMs, upMs, b = RESTART_BACKOFF) {
+  if (!previousMs || upMs >= b.healthyMs) return b.firstMs;
+  return Math.min(previousMs * 2, b.maxMs);
+}
+
+const howItEnded = ({ code, signal }) => signal ?? `exit code ${code}`;
+const seconds = (ms) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+/**
+ * Keeps a process running: `start()` spawns it (a tracked child with `.exited`, e.g. from
+ * startService) and resolves once it is up. When it exits and we are not shutting down, it is
+ * started again after a back-off (nextRestartDelay); a start that throws counts as a crash.
+ * `onExit(result)` runs on every unexpected exit before the restart is planned (report it, kill
+ * what the process left behind); `onRestart(child, downMs)` after each successful restart.
+ * The pid file follows: the dead child leaves it on exit, the new one enters it when spawned.
+ * @returns {{ current: () => any, restarts: () => number }}
+ */
+export function supervise(name, first, { start, onExit, onRestart }) {
+  let child = first;
+  let upSince = Date.now();
+  let delay = 0;
+  let restarts = 0;
+  let downSince = 0;
+
+  const scheduleRestart = (upMs) => {
+    delay = nextRestartDelay(delay, upMs);
+    log(name, `restarting in ${seconds(delay)}`);
+    setTimeout(restart, delay);
+  };
+
+  const watch = (c) => c.exited.then(async (result) => {
+    if (isShuttingDown()) return;
+    downSince = Date.now();
+    const upMs = downSince - upSince;
+    log(name, `exited unexpectedly (${howItEnded(result)}) after ${seconds(upMs)} up`);
+    try {
+      await onExit?.(result);
+    } catch (err) {
+      log(name, err.message);
+    }
+    if (!isShuttingDown()) scheduleRestart(upMs);
+  });
+
+  async function restart() {
+    if (isShuttingDown()) return;
+    const started = Date.now();
+    try {
+      const next = await start();
+      if (isShuttingDown()) return; // shutdown began meanwhile: stopAll or the exit hook stops it
+      child = next;
+      upSince = Date.now();
+      restarts++;
+      log(name, `restarted (pid ${child.pid}), ${seconds(Date.now() - downSince)} after it died`);
+      watch(child);
+      await onRestart?.(child, Date.now() - downSince);
+    } catch (err) {
+      if (isShuttingDown()) return;
+      log(name, `restart failed: ${err.message.split('\n').slice(0, 8).join('\n')}`);
+      scheduleRestart(Date.now() - started);
+    }
+  }
+
+  watch(child);
+  return { current: () => child, restarts: () => restarts };
 }
 
 /** Polls until host:port accepts TCP connections; throws after `timeoutMs`. */

@@ -1,5 +1,6 @@
-// The set-up shared by `npm start`, `npm test` and `npm run bench`: dependencies, build,
-// PostgreSQL, Temporal, migrations, worker, seed, API. Each run chooses its own ports and
+// The set-up shared by `npm start`, `npm test`, `npm run bench` and `npm run battery`:
+// dependencies, build, PostgreSQL, Temporal, migrations, worker, seed, API; then supervision of
+// every process it started (one that dies is started again). Each run chooses its own ports and
 // data directories, so a test run can go on while `npm start` is up.
 
 import { existsSync, rmSync, readFileSync } from 'node:fs';
@@ -9,8 +10,8 @@ import { buildAll } from './build.mjs';
 import { ensureNodeModules, ROOT } from './deps.mjs';
 import { startPostgres, stopLeftoverPostgres } from './postgres.mjs';
 import {
-  canConnect, installShutdownHandlers, isShuttingDown, log, runChecked, secondsSince, shutdown,
-  startService, track, usePidFile, waitForHttp,
+  canConnect, installShutdownHandlers, isShuttingDown, killGroup, log, runChecked, secondsSince, shutdown,
+  startService, supervise, track, usePidFile, waitForHttp,
 } from './procs.mjs';
 
 export const ENTRY = {
@@ -50,7 +51,6 @@ export function tail(file, lines = 30) {
  * @param {string} o.publicUrl        the URL the browser uses (OIDC issuer, links in messages)
  * @param {Record<string,string>} [o.extraEnv]  more env for the API and worker
  * @param {boolean} [o.logToFiles]    service output to runDir/logs/*.log instead of the console
- * @param {boolean} [o.exitOnServiceCrash]  shut everything down if the API or worker dies
  * @param {() => void} [o.beforeServices]   runs after the build (e.g. ensureChromium)
  */
 export async function setUpStack(o) {
@@ -82,7 +82,16 @@ export async function setUpStack(o) {
   const logFile = (name) => (logDir ? join(logDir, `${name}.log`) : undefined);
 
   // PostgreSQL and Temporal do not depend on each other: start both at once.
-  const [pg, temporalAddress] = await Promise.all([
+  const temporalOptions = {
+    port: o.temporalPort,
+    uiPort: o.temporalUiPort,
+    headless: o.temporalUiPort == null,
+    dbFile: o.temporalDb ? join(ROOT, o.temporalDb) : null,
+    namespace: 'default',
+    logDir,
+  };
+  const startTemporal = async () => track(await startTemporalDevServer(temporalOptions), 'temporal', { stopLate: true });
+  const [pg, temporal] = await Promise.all([
     step('postgres', async () => {
       if (o.fresh && !process.env.DATABASE_URL) {
         await stopLeftoverPostgres(join(ROOT, o.pgDataDir));
@@ -93,24 +102,17 @@ export async function setUpStack(o) {
     step('temporal', async () => {
       if (process.env.TEMPORAL_ADDRESS) {
         log('temporal', `TEMPORAL_ADDRESS is set: using ${process.env.TEMPORAL_ADDRESS}, no dev server`);
-        return process.env.TEMPORAL_ADDRESS;
+        return null;
       }
       // A throw-away run starts Temporal empty too: its workflows would name cases that are gone.
       if (o.fresh && o.temporalDb) rmSync(join(ROOT, o.temporalDb), { force: true });
-      const server = await startTemporalDevServer({
-        port: o.temporalPort,
-        uiPort: o.temporalUiPort,
-        headless: o.temporalUiPort == null,
-        dbFile: o.temporalDb ? join(ROOT, o.temporalDb) : null,
-        namespace: 'default',
-        logDir,
-      });
-      track(server, 'temporal', { stopLate: true });
+      const server = await startTemporal();
       log('temporal', `dev server on ${server.address}` +
         (o.temporalUiPort ? `, UI http://localhost:${o.temporalUiPort}` : ''));
-      return server.address;
+      return server;
     }),
   ]);
+  const temporalAddress = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
 
   const env = {
     ...process.env,
@@ -132,40 +134,74 @@ export async function setUpStack(o) {
   };
   const runStep = (name) => runChecked(name, ...node(name), { env, cwd: ROOT, logFile: logFile(name) })
     .catch((err) => { throw withLog(name, err); });
+  const healthUrl = `http://127.0.0.1:${o.apiPort}/api/health`;
+  const startWorker = () => startService('worker', ...node('worker'), { env, cwd: ROOT, logFile: logFile('worker') });
+  /** Spawns the API and resolves once it answers; one that never does is killed (the port stays free). */
+  const startApi = async () => {
+    const child = startService('api', ...node('api'), { env, cwd: ROOT, logFile: logFile('api') });
+    try {
+      await waitForHttp(healthUrl, 90_000, { child });
+      return child;
+    } catch (err) {
+      killGroup(child.pid, 'SIGKILL');
+      await child.exited;
+      throw withLog('api', err);
+    }
+  };
 
   // A service that dies during set-up fails the set-up at once (the seed could otherwise wait
-  // forever on a worker that is gone); one that dies later is reported, and ends `npm start`.
-  const crashed = [];
-  let setUpDone = false;
+  // forever on a worker that is gone).
   let abortSetUp;
   const died = new Promise((_, reject) => { abortSetUp = reject; });
   died.catch(() => {});
   const guard = (promise) => Promise.race([promise, died]);
-  const watch = (name, child) => child.exited.then(({ code, signal }) => {
-    if (isShuttingDown()) return;
-    const how = signal ?? `exit code ${code}`;
-    if (!setUpDone) {
-      abortSetUp(withLog(name, new Error(`${name} exited during set-up (${how})`)));
-      return;
-    }
-    crashed.push(name);
-    log(name, `exited unexpectedly (${how})` + (logDir ? `\n${tail(logFile(name))}` : ''));
-    if (o.exitOnServiceCrash) shutdown(1);
-  });
 
   await step('migrate', () => runStep('migrate'));
 
   // The worker starts before the seed: seeding cases may start workflows and wait on updates.
-  const worker = startService('worker', ...node('worker'), { env, cwd: ROOT, logFile: logFile('worker') });
-  watch('worker', worker);
+  const worker = startWorker();
+  let setUpDone = false;
+  worker.exited.then(({ code, signal }) => {
+    if (!setUpDone && !isShuttingDown()) abortSetUp(withLog('worker', new Error(`worker exited during set-up (${signal ?? `exit code ${code}`})`)));
+  });
   await step('seed', () => guard(runStep('seed')));
-
-  const api = startService('api', ...node('api'), { env, cwd: ROOT, logFile: logFile('api') });
-  watch('api', api);
-  await step('api', () => guard(waitForHttp(`http://127.0.0.1:${o.apiPort}/api/health`, 90_000)));
+  const api = await step('api', () => guard(startApi()));
   setUpDone = true;
 
-  return { env, apiUrl: `http://127.0.0.1:${o.apiPort}`, timings, crashed, logDir, api, worker };
+  // From here on every process this stack started is supervised: one that dies is logged, counted
+  // in `crashed` (npm test fails on it) and started again with back-off (procs.mjs supervise):
+  // same environment, same port, same data directory or SQLite file.
+  const crashed = [];
+  const services = {};
+  const keep = (name, first, start, onRestart) => {
+    services[name] = supervise(name, first, {
+      start,
+      onExit: () => {
+        crashed.push(name);
+        if (logDir && (name === 'api' || name === 'worker')) log(name, `last lines of ${logFile(name)}:\n${tail(logFile(name), 15)}`);
+      },
+      onRestart,
+    });
+  };
+  keep('worker', worker, startWorker);
+  keep('api', api, startApi);
+  if (temporal) {
+    keep('temporal', temporal, startTemporal, () => {
+      // In memory (npm test): the new server is empty; the workflows of the run are gone.
+      if (!o.temporalDb) log('temporal', 'the dev server keeps its state in memory: the restarted one is empty');
+    });
+  }
+  if (pg.restart) keep('postgres', pg.child, () => pg.restart());
+
+  return {
+    env,
+    apiUrl: `http://127.0.0.1:${o.apiPort}`,
+    timings,
+    crashed,
+    logDir,
+    /** The running child of each supervised process (api, worker, temporal, postgres). */
+    current: (name) => services[name]?.current(),
+  };
 }
 
 /** Prints an error from the set-up and stops whatever was started. */
