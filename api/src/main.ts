@@ -72,6 +72,9 @@ async function bootstrap() {
   app.enableShutdownHooks();
 
   const wsPool = new Pool({ connectionString: config.databaseUrl, max: 2 });
+  // An idle connection that PostgreSQL drops (a restart) is an 'error' event: without a listener
+  // it would end the process; the pool opens a new connection on the next use.
+  wsPool.on('error', (err) => console.warn(`live channel database connection lost: ${err.message}`));
   app.useWebSocketAdapter(new PgIoAdapter(app, wsPool));
 
   const fastify = app.getHttpAdapter().getInstance();
