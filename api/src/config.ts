@@ -73,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       cookieSecret: env.APP_SECRET || DEV_APP_SECRET,
       lockoutMaxFailures: int(env, 'LOCKOUT_MAX_FAILURES', 5),
       accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
+      /** Age after which a new token-signing key replaces the current one (identity-keys.service.ts); 0: never. */
+      keyRotationDays: int(env, 'KEY_ROTATION_DAYS', 30),
     },
     claims: {
       defaultSeconds: int(env, 'CLAIM_DEFAULT_SECONDS', 60),

@@ -11,6 +11,8 @@ import { AppModule } from './app.module';
 import { config } from './config';
 import { formSchemaComponents } from './common/openapi';
 import { IdentityServer } from './identity/identity.server';
+import { AttemptCounters } from './identity/attempt-counters';
+import { rateLimitPluginOptions } from './identity/attempt-limits';
 import { PgIoAdapter } from './live/pg-io.adapter';
 
 const EXPOSED_HEADERS = ['Content-Range', 'Content-Disposition', ERROR_HEADER, CORRELATION_ID_HEADER, TOKEN_REVOKED_HEADER];
@@ -39,6 +41,8 @@ async function bootstrap() {
 
   const fastify = app.getHttpAdapter().getInstance();
   await app.register(require('@fastify/multipart') as never, { limits: { fileSize: 20_971_521, files: 1 } } as never); // uploads: users/upload.ts
+  // Rate limits of the routes that ask for one (config.rateLimit), counted in PostgreSQL for every replica.
+  await app.register(require('@fastify/rate-limit') as never, rateLimitPluginOptions(app.get(AttemptCounters)) as never);
 
   // JSON bodies, where an empty body (a bodyless PUT sent with a JSON content type) means none.
   fastify.removeContentTypeParser('application/json');
