@@ -38,7 +38,7 @@ export class PasswordController {
   @HttpCode(204)
   @ApiSchemaBody('changePassword')
   @ApiNoContentResponse({ description: 'Changed; tokens issued before now are revoked' })
-  @ApiTooManyRequestsResponse({ description: 'INV.TOO_MANY_ATTEMPTS: too many changes from this address; Retry-After says when to try again' })
+  @ApiTooManyRequestsResponse({ description: 'INV.TOO_MANY_ATTEMPTS: too many attempts for this account from this address; Retry-After says when to try again' })
   @RouteConfig(CHANGE_PASSWORD_RATE_LIMIT)
   async change(
     @CurrentUser() user: UserContext,
