@@ -93,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       sessionIdleSeconds,
       /** However active, a sign-in ends this long after the password was given (SESSION_MAX_SECONDS). */
       sessionMaxSeconds,
+      /** Age after which a new token-signing key replaces the current one (identity-keys.service.ts); 0: never. */
+      keyRotationDays: int(env, 'KEY_ROTATION_DAYS', 30),
     },
     claims: {
       defaultSeconds: int(env, 'CLAIM_DEFAULT_SECONDS', 60),

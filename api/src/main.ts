@@ -16,6 +16,8 @@ import { codedErrorHeaders, codedStatus, sendCodedError } from './common/error.f
 import { formSchemaComponents } from './common/openapi';
 import { securityHeaders } from './common/security-headers';
 import { IdentityServer } from './identity/identity.server';
+import { AttemptCounters } from './identity/attempt-counters';
+import { rateLimitPluginOptions } from './identity/attempt-limits';
 import { PgIoAdapter } from './live/pg-io.adapter';
 
 const EXPOSED_HEADERS = ['Content-Range', 'Content-Disposition', ERROR_HEADER, CORRELATION_ID_HEADER, TOKEN_REVOKED_HEADER];
@@ -79,6 +81,8 @@ async function bootstrap() {
 
   const fastify = app.getHttpAdapter().getInstance();
   await app.register(require('@fastify/multipart') as never, { limits: { fileSize: 20_971_521, files: 1 } } as never); // uploads: users/upload.ts
+  // Rate limits of the routes that ask for one (config.rateLimit), counted in PostgreSQL for every replica.
+  await app.register(require('@fastify/rate-limit') as never, rateLimitPluginOptions(app.get(AttemptCounters)) as never);
 
   // Security headers on every answer (common/security-headers.ts): helmet's set with the UI's
   // policy, then each path's own (API, identity server, the silent sign-in page). Registered

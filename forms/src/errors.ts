@@ -21,6 +21,8 @@ export const ERRORS = define({
   UNAUTH: { status: 401, message: "You don't have permission to perform this action" },
   FRBD: { status: 403, message: "You don't have permission to perform this action" },
   OPWD: { status: 400, message: 'Current password invalid' },
+  /** A sign-in or password step was tried too often (payload: retryAfterSeconds, also the Retry-After header). */
+  'INV.TOO_MANY_ATTEMPTS': { status: 429, message: 'Too many attempts: try again later' },
   'INV.NOT.UNIQ': { status: 409, message: 'Value is not unique' },
   'INV.DEACTIVATE.FACILITY.WITH.GROUPS': { status: 409, message: 'The facility belongs to group organizations' },
   'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES': { status: 409, message: 'The facility has active cases' },
@@ -85,6 +87,7 @@ export const ErrorCode = {
   Unauthorized: 'UNAUTH',
   Forbidden: 'FRBD',
   WrongCurrentPassword: 'OPWD',
+  TooManyAttempts: 'INV.TOO_MANY_ATTEMPTS',
   NotUnique: 'INV.NOT.UNIQ',
   DeactivateFacilityWithGroups: 'INV.DEACTIVATE.FACILITY.WITH.GROUPS',
   DeactivateFacilityWithActiveCases: 'INV.DEACTIVATE.FACILITY.WITH.ACTIVE.CASES',

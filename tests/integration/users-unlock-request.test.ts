@@ -3,14 +3,15 @@ import { API_URL } from '../support/api';
 import { startSignIn } from '../support/oidc-client';
 
 /**
- * Unlock requests: a locked user follows "Request unlock" from the sign-in page's locked message;
- * every ITP user with sendUserUnlockRequeststoThisUser gets an e-mail; nothing reveals whether the
- * address exists; repeats within 15 minutes are dropped.
+ * Unlock requests: a locked user follows "Request unlock" from the sign-in page's locked message
+ * (shown only to whoever gave her right password); every ITP user with
+ * sendUserUnlockRequeststoThisUser gets an e-mail; nothing reveals whether the address exists;
+ * repeats within 15 minutes are dropped.
  */
 const LOCKED = 'intake@sunrisebehavioral.example.org';
 
 afterAll(async () => {
-  await db.query('UPDATE users SET locked_due_inactivity = false WHERE email = $1', [LOCKED]);
+  await db.query('UPDATE users SET locked_due_inactivity = false, failed_login_count = 0 WHERE email = $1', [LOCKED]);
   await db.end();
 });
 
@@ -18,6 +19,11 @@ it('links the locked message to an unlock request that e-mails the ITP users who
   const { rows: [user] } = await db.query('UPDATE users SET locked_due_inactivity = true WHERE email = $1 RETURNING id', [LOCKED]);
   // A request sent by an earlier run within the repeat window would silence this one.
   await db.query(`DELETE FROM outbox_messages WHERE purpose = 'unlock-request' AND body LIKE $1`, [`%[user ${user.id}]%`]);
+  // A wrong password is not told about the lock, nor offered the request.
+  const guess = await startSignIn();
+  const wrong = await guess.browser.submit(guess.page, { email: LOCKED, password: 'Not-Her-Password1' });
+  expect(wrong.html).toContain('Invalid email or password');
+  expect(wrong.html).not.toContain('Request unlock');
   const { browser, page } = await startSignIn();
   const answer = await browser.submit(page, { email: LOCKED, password: 'Demo1234!' });
   expect(answer.html).toContain('Your account is locked');

@@ -4,6 +4,7 @@ import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { normalizeInput, PASSWORD_RULE_TEXT, validate } from '@crisis/forms';
 import { config } from '../config';
+import type { AttemptLimits } from './attempt-limits';
 import { hashPassword } from './password-hash';
 import { escapeHtml, messagePage, PRODUCT_NAME } from './views';
 
@@ -46,9 +47,14 @@ function formPage(page: Page, token: string, error?: string | null): string {
 const signInLink = () => ({ href: `${config.publicUrl}/`, text: `Sign in to ${PRODUCT_NAME}` });
 const INVALID_LINK = 'This link is invalid, has expired or was already used. Ask your administrator for a new one.';
 
-export function registerAccountLinks(app: Express, sequelize: Sequelize, pageHeaders: RequestHandler): void {
+export function registerAccountLinks(app: Express, sequelize: Sequelize, pageHeaders: RequestHandler, limits: AttemptLimits): void {
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
   app.use('/identity/account', pageHeaders);
+  // Each address may show or post these pages only so often (a token is not guessable, but looking is not free).
+  const limited = limits.byAddress('accountLinkPerAddress', (res, message) => {
+    res.type('html').send(messagePage('Too many attempts', message, signInLink()));
+  });
+  for (const page of Object.keys(PAGES)) app.use(`/identity/account/${page}`, limited);
 
   const find = async (page: Page, token: unknown): Promise<TokenRow | null> => {
     if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return null;

@@ -8,6 +8,7 @@ import type { Configuration, errors as ErrorsType, Interaction, KoaContextWithOI
 import { Sequelize } from 'sequelize-typescript';
 import { CORRELATION_ID_HEADER } from '@crisis/forms';
 import { config } from '../config';
+import { AttemptLimits, tooManyAttemptsMessage } from './attempt-limits';
 import { IdentityKeys } from './identity-keys.service';
 import { postgresAdapter, purgeExpiredPayloads } from './oidc-adapter';
 import { SignInService, MESSAGES, type AttemptInfo } from './sign-in.service';
@@ -76,6 +77,8 @@ export function adminUiClient() {
 export class IdentityServer implements OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('identity');
   private app?: Promise<express.Express>;
+  /** The signing keys the app's provider was built with (IdentityKeys.version). */
+  private appKeys?: string;
   private provider?: ProviderType;
   private purgeTimer?: NodeJS.Timeout;
 
@@ -83,6 +86,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     @InjectConnection() private readonly sequelize: Sequelize,
     private readonly keys: IdentityKeys,
     private readonly signIn: SignInService,
+    private readonly limits: AttemptLimits,
   ) {}
 
   onModuleInit() {
@@ -98,14 +102,30 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
 
   /** The request handler main.ts gives every /identity request (the full original URL in req.url). */
   async handler(): Promise<(req: IncomingMessage, res: ServerResponse) => void> {
-    this.app ??= this.build();
-    const app = await this.app;
+    await this.currentApp();
     return (req, res) => {
       // The API's CORS (any origin, with credentials) must not apply here: oidc-provider decides
       // CORS itself, per client (only the admin UI's origins may call the token endpoint).
       for (const name of API_CORS_HEADERS) res.removeHeader(name);
-      app(req as Request, res as Response);
+      this.currentApp().then(
+        (app) => app(req as Request, res as Response),
+        (err) => {
+          this.log.error({ err }, 'identity server unavailable');
+          res.statusCode = 503;
+          res.end();
+        },
+      );
     };
+  }
+
+  /** The app, built again (a provider with the new key set) when the signing keys changed: rotation. */
+  private async currentApp(): Promise<express.Express> {
+    const keys = await this.keys.version();
+    if (!this.app || keys !== this.appKeys) {
+      this.appKeys = keys;
+      this.app = this.build();
+    }
+    return this.app;
   }
 
   /** The provider instance (after handler() was called once); for diagnostics and tests. */
@@ -175,7 +195,8 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
         const { email, password } = req.body ?? {};
         const outcome = await this.signIn.checkPassword(email, password, interaction.uid, attemptInfo(req));
         if (!outcome.ok) {
-          sendHtml(res, 200, signInPage({ uid: interaction.uid, email: typeof email === 'string' ? email : null, error: outcome.message, locked: outcome.message === MESSAGES.locked }));
+          const status = retryAfter(res, outcome.retryAfterSeconds);
+          sendHtml(res, status, signInPage({ uid: interaction.uid, email: typeof email === 'string' ? email : null, error: outcome.message, locked: outcome.locked }));
           return;
         }
         if (outcome.mfa) return redirect(res, `${interactionUrl(interaction.uid)}/code`);
@@ -211,16 +232,17 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
           );
           return;
         }
+        const status = retryAfter(res, outcome.retryAfterSeconds);
         if (outcome.restart) {
-          sendHtml(res, 200, signInPage({ uid: interaction.uid, error: outcome.message }));
+          sendHtml(res, status, signInPage({ uid: interaction.uid, error: outcome.message, locked: outcome.locked }));
           return;
         }
         const challenge = await this.signIn.pendingChallenge(interaction.uid);
         if (!challenge) {
-          sendHtml(res, 200, signInPage({ uid: interaction.uid, error: MESSAGES.codeVoid }));
+          sendHtml(res, status, signInPage({ uid: interaction.uid, error: outcome.retryAfterSeconds ? outcome.message : MESSAGES.codeVoid }));
           return;
         }
-        sendHtml(res, 200, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint, error: outcome.message }));
+        sendHtml(res, status, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint, error: outcome.message }));
       }),
     );
 
@@ -229,8 +251,15 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
       form,
       wrap(async (req, res) => {
         const interaction = await this.details(req, res);
-        const result = interaction.prompt.name === 'login' ? await this.signIn.resendCode(interaction.uid) : null;
-        if (!result?.ok || !result.challenge) {
+        const result = interaction.prompt.name === 'login' ? await this.signIn.resendCode(interaction.uid, attemptInfo(req)) : null;
+        if (result && !result.ok && result.retryAfterSeconds) {
+          const status = retryAfter(res, result.retryAfterSeconds);
+          const message = tooManyAttemptsMessage(result.retryAfterSeconds);
+          const pending = await this.signIn.pendingChallenge(interaction.uid);
+          sendHtml(res, status, pending ? codePage({ uid: interaction.uid, destination: pending.destination, hint: pending.hint, error: message }) : signInPage({ uid: interaction.uid, error: message }));
+          return;
+        }
+        if (!result?.ok) {
           sendHtml(res, 200, signInPage({ uid: interaction.uid, error: MESSAGES.codeVoid }));
           return;
         }
@@ -239,7 +268,7 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
       }),
     );
 
-    registerAccountLinks(app, this.sequelize, pageHeaders); // set-password / reset-password links (account-links.ts)
+    registerAccountLinks(app, this.sequelize, pageHeaders, this.limits); // set-password / reset-password links (account-links.ts)
     // SAML single sign-on: "Sign in with single sign-on", the ACS and SP metadata (saml.ts).
     registerSaml(app, {
       sequelize: this.sequelize,
@@ -446,6 +475,13 @@ function interactionUrl(uid: string) {
 
 function backToApp() {
   return { href: `${config.publicUrl}/`, text: 'Back to the application' };
+}
+
+/** A refusal for now (429) names its wait in Retry-After; returns the status to answer with. */
+function retryAfter(res: Response, seconds: number | undefined): number {
+  if (!seconds) return 200;
+  res.set('Retry-After', String(seconds));
+  return 429;
 }
 
 function sendHtml(res: Response, status: number, html: string) {

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiNoContentResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
@@ -9,6 +10,7 @@ import { UserContextService } from '../auth/user-context.service';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { config } from '../config';
+import { CHANGE_PASSWORD_RATE_LIMIT } from './attempt-limits';
 import { hashPassword, verifyPassword } from './password-hash';
 import { Route } from '../common/route';
 
@@ -22,6 +24,7 @@ interface ChangePasswordBody {
  * PUT /api/user/password (spec 03 §7, "on the identity server"): the signed-in user changes their
  * own password. Access tokens issued before the change are refused with the revoked header, and
  * every other session of the user is signed out; the session that made the change continues.
+ * Limited per account and client address (guesses of the current password with a stolen session).
  */
 @ApiTags('users')
 @Controller('api/user')
@@ -35,6 +38,8 @@ export class PasswordController {
   @HttpCode(204)
   @ApiSchemaBody('changePassword')
   @ApiNoContentResponse({ description: 'Changed; tokens issued before now are revoked' })
+  @ApiTooManyRequestsResponse({ description: 'INV.TOO_MANY_ATTEMPTS: too many attempts for this account from this address; Retry-After says when to try again' })
+  @RouteConfig(CHANGE_PASSWORD_RATE_LIMIT)
   async change(
     @CurrentUser() user: UserContext,
     @Body(schema('changePassword')) body: ChangePasswordBody,

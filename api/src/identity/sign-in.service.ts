@@ -3,12 +3,14 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { createHmac, randomInt, timingSafeEqual } from 'crypto';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { UserType, type MfaMethod, type UserContext } from '@crisis/forms';
+import { ERRORS, UserType, type MfaMethod, type UserContext } from '@crisis/forms';
 import { AuditService } from '../audit/audit.service';
 import { UserContextService } from '../auth/user-context.service';
 import { config } from '../config';
 import { OutboxService } from '../outbox/outbox.service';
-import { dummyPasswordHash, verifyPassword } from './password-hash';
+import { IpAllowListService } from '../security/ip-allow-list.service';
+import { AttemptLimits, KNOWN_ADDRESS_DAYS, MAX_DELAYED_FAILURES, tooManyAttemptsMessage, type TooMany } from './attempt-limits';
+import { dummyPasswordHash, hashPassword, needsRehash, relativeCost, verifyPassword } from './password-hash';
 import { maskDestination } from './views';
 
 export const MESSAGES = {
@@ -23,9 +25,14 @@ export const MESSAGES = {
   ssoUnknownUser: 'Your identity provider signed you in, but no account of this organization has that e-mail address.',
   ssoInactive: 'Your account is not active. Contact your administrator.',
   ssoFailed: 'Single sign-on failed: the answer of your identity provider could not be verified.',
+  /** The client address is not on the organization's IP allow-list: the API's own refusal (FRBD). */
+  ipNotAllowed: ERRORS.FRBD.message,
 } as const;
 
-/** A sign-in code lives 10 minutes and allows 5 attempts (spec: MFA by e-mail or SMS). */
+/**
+ * A sign-in code lives 10 minutes. One sign-in (from the password to the code) allows 5 wrong
+ * codes in all, across "Send a new code"; each wrong code also counts towards the lock-out.
+ */
 export const MFA_CODE_TTL_MINUTES = 10;
 export const MFA_MAX_ATTEMPTS = 5;
 /** A new code is sent at most this often on "Send a new code". */
@@ -53,15 +60,24 @@ export interface MfaChallenge {
   hint: string;
 }
 
-export type PasswordOutcome =
-  | { ok: true; userId: number; mfa: null }
-  | { ok: true; userId: number; mfa: MfaChallenge }
-  | { ok: false; message: string };
+/** A refusal: `locked` offers the unlock request; `retryAfterSeconds` is a 429 with Retry-After. */
+export interface Refusal {
+  ok: false;
+  message: string;
+  locked?: boolean;
+  retryAfterSeconds?: number;
+}
+
+export type PasswordOutcome = { ok: true; userId: number; mfa: null } | { ok: true; userId: number; mfa: MfaChallenge } | Refusal;
 
 export type CodeOutcome =
   | { ok: true; userId: number }
   /** restart: the code is void (expired, used up); the user signs in again from the password. */
-  | { ok: false; message: string; restart: boolean };
+  | (Refusal & { restart: boolean });
+
+export type ResendOutcome = { ok: true; challenge: MfaChallenge; sent: boolean } | { ok: false; retryAfterSeconds?: number };
+
+const isTooMany = (x: object): x is TooMany => 'retryAfterSeconds' in x;
 
 export interface AttemptInfo {
   ip?: string;
@@ -84,6 +100,13 @@ const USER_SQL = `
  * The sign-in rules: password check with lock-out, the second factor (a 6-digit code by e-mail or
  * SMS when the user's organization requires it), and an audit entry for every attempt.
  * All state is in PostgreSQL (no per-process memory), so any replica can serve any step.
+ *
+ * Against guessing (limits in attempt-limits.ts): request limits and a progressive delay come
+ * before any look-up; a wrong password gets the same answer, after the same hash work, whatever
+ * the account (unknown, locked, disabled); the lock and other account states are told only to
+ * whoever gave the right password. Wrong passwords lock the account (LOCKOUT_MAX_FAILURES) only
+ * from an address she signed in from before; from elsewhere they are delayed, so that strangers
+ * cannot lock her out. Wrong sign-in codes always count: whoever typed them knew the password.
  */
 @Injectable()
 export class SignInService {
@@ -94,67 +117,75 @@ export class SignInService {
     private readonly audit: AuditService,
     private readonly users: UserContextService,
     private readonly outbox: OutboxService,
+    private readonly limits: AttemptLimits,
+    private readonly ipAllowList: IpAllowListService,
   ) {}
 
   /** Step 1: e-mail and password. On success either done, or a code was sent (mfa). */
   async checkPassword(emailInput: unknown, passwordInput: unknown, interactionUid: string, info: AttemptInfo = {}): Promise<PasswordOutcome> {
     const email = typeof emailInput === 'string' ? emailInput.trim().slice(0, 255) : '';
     const password = typeof passwordInput === 'string' ? passwordInput.slice(0, 250) : '';
-    const user = email ? await this.findByEmail(email) : null;
+    const address = info.ip ?? '';
 
-    const fail = async (message: string, reason: string, userId?: number) => {
-      await this.record(false, email, userId, { step: 'password', reason }, info);
-      return { ok: false as const, message };
+    const fail = async (message: string, reason: string, userId?: number, extra: Omit<Refusal, 'ok' | 'message'> & Record<string, unknown> = {}) => {
+      const { locked, retryAfterSeconds, ...detail } = extra;
+      await this.record(false, email, userId, { step: 'password', reason, ...detail, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }, info);
+      return { ok: false as const, message, locked, retryAfterSeconds };
     };
+    const tooMany = (t: TooMany, reason: string, userId?: number) =>
+      fail(tooManyAttemptsMessage(t.retryAfterSeconds), reason, userId, { retryAfterSeconds: t.retryAfterSeconds });
 
-    if (!user || !password) {
-      // Same work as for a real account, so response time does not reveal which e-mails exist.
-      await verifyPassword(password || 'x', await dummyPasswordHash());
-      return fail(MESSAGES.invalidCredentials, user ? 'emptyPassword' : 'unknownEmail', user?.id);
-    }
-    if (user.password_locked_out || user.locked_due_inactivity) {
-      await verifyPassword(password, await dummyPasswordHash());
-      return fail(MESSAGES.locked, user.password_locked_out ? 'lockedOut' : 'lockedDueInactivity', user.id);
-    }
-    if (!user.is_active || user.creating || !user.password_hash) {
-      await verifyPassword(password, await dummyPasswordHash());
-      return fail(MESSAGES.invalidCredentials, user.creating ? 'pending' : !user.is_active ? 'inactive' : 'noPassword', user.id);
-    }
+    // Limits before any look-up or hash: a flood costs little, and unknown e-mails are treated alike.
+    const limited =
+      (await this.limits.request('signInPerAddress', address)) ??
+      (await this.limits.request('signInPerAccountAndAddress', email.toLowerCase(), address));
+    if (limited) return tooMany(limited, 'rateLimited');
+    const user = email ? await this.findByEmail(email, address) : null;
+    const attempt = await this.limits.countPasswordAttempt(email, address, !!user?.known_address);
+    if (isTooMany(attempt)) return tooMany(attempt, 'delayed', user?.id);
 
-    if (!(await this.passwordMatches(password, user.password_hash))) {
-      const [counted] = await this.query<{ failed_login_count: number; password_locked_out: boolean }>(
-        `UPDATE users
-            SET failed_login_count = failed_login_count + 1,
-                password_locked_out = password_locked_out OR failed_login_count + 1 >= :max,
-                updated_at = CASE WHEN NOT password_locked_out AND failed_login_count + 1 >= :max THEN now() ELSE updated_at END
-          WHERE id = :id
-        RETURNING failed_login_count, password_locked_out`,
-        { id: user.id, max: config.identity.lockoutMaxFailures },
-      );
-      if (counted?.password_locked_out) {
-        this.users.invalidate(user.id);
-        return fail(MESSAGES.locked, 'wrongPasswordLockedOut', user.id);
-      }
-      return fail(MESSAGES.invalidCredentials, 'wrongPassword', user.id);
+    const matched = password ? await this.passwordMatches(password, user?.password_hash ?? null) : null;
+    if (matched === null) {
+      const reason =
+        !user ? 'unknownEmail'
+        : !password ? 'emptyPassword'
+        : user.creating ? 'pending'
+        : !user.is_active ? 'inactive'
+        : !user.password_hash ? 'noPassword'
+        : user.password_locked_out || user.locked_due_inactivity ? 'wrongPasswordWhileLocked'
+        : 'wrongPassword';
+      await this.limits.passwordWasWrong(attempt);
+      const lockedNow =
+        user && password && user.is_active && !user.creating ? await this.countTowardsLockout(user.id, user.known_address, attempt.accountFailures) : false;
+      return fail(MESSAGES.invalidCredentials, reason, user?.id, lockedNow ? { lockedNow } : {});
     }
+    // The right password from here on (the dummy hash never matches: the user exists).
+    const account = user!;
+    if (!account.is_active || account.creating) return fail(MESSAGES.invalidCredentials, account.creating ? 'pending' : 'inactive', account.id);
+    await this.limits.passwordWasRight(attempt);
+    if (account.password_locked_out || account.locked_due_inactivity) {
+      return fail(MESSAGES.locked, account.password_locked_out ? 'lockedOut' : 'lockedDueInactivity', account.id, { locked: true });
+    }
+    if (!(await this.addressAllowed(account.id, address))) return fail(MESSAGES.ipNotAllowed, 'ipNotAllowed', account.id);
 
     // Password login can be turned off for SSO users (admins keep it, spec 03 §4).
-    const isAdmin = user.user_type === UserType.ItpAdmin || user.user_type === UserType.FacilityAdmin;
-    if (user.sso_enabled && user.disabled_password_login && !isAdmin) {
-      return fail(MESSAGES.passwordLoginDisabled, 'passwordLoginDisabled', user.id);
+    const isAdmin = account.user_type === UserType.ItpAdmin || account.user_type === UserType.FacilityAdmin;
+    if (account.sso_enabled && account.disabled_password_login && !isAdmin) {
+      return fail(MESSAGES.passwordLoginDisabled, 'passwordLoginDisabled', account.id);
+    }
+    await this.rehashIfOlder(account, matched);
+
+    if (!account.mfa_required) {
+      await this.completed(account.id, address);
+      await this.record(true, email, account.id, { step: 'password', amr: 'pwd' }, info);
+      return { ok: true, userId: account.id, mfa: null };
     }
 
-    await this.query(`UPDATE users SET failed_login_count = 0 WHERE id = :id AND failed_login_count <> 0`, { id: user.id });
-
-    if (!user.mfa_required) {
-      await this.completed(user.id);
-      await this.record(true, email, user.id, { step: 'password', amr: 'pwd' }, info);
-      return { ok: true, userId: user.id, mfa: null };
-    }
-
-    const challenge = await this.sendCode(user, interactionUid);
-    await this.record(true, email, user.id, { step: 'password', mfa: challenge.channel, codeSent: true }, info);
-    return { ok: true, userId: user.id, mfa: challenge };
+    // The failure count is not reset here: wrong codes still to come add to it.
+    const challenge = await this.sendCode(account, interactionUid, { carryAttempts: false });
+    if (isTooMany(challenge)) return tooMany(challenge, 'codesSentTooOften', account.id);
+    await this.record(true, email, account.id, { step: 'password', mfa: challenge.channel, codeSent: true }, info);
+    return { ok: true, userId: account.id, mfa: challenge };
   }
 
   /**
@@ -187,7 +218,8 @@ export class SignInService {
     if (user.password_locked_out || user.locked_due_inactivity)
       return fail(MESSAGES.locked, user.password_locked_out ? 'lockedOut' : 'lockedDueInactivity', user.id);
     if (!user.is_active || user.creating) return fail(MESSAGES.ssoInactive, user.creating ? 'pending' : 'inactive', user.id);
-    await this.completed(user.id);
+    if (!(await this.addressAllowed(user.id, info.ip ?? ''))) return fail(MESSAGES.ipNotAllowed, 'ipNotAllowed', user.id);
+    await this.completed(user.id, info.ip ?? '');
     await this.record(true, email, user.id, { step: 'saml', amr: 'ext' }, info);
     return { ok: true, userId: user.id };
   }
@@ -200,15 +232,23 @@ export class SignInService {
   /** Step 2: the code sent after a good password, bound to this sign-in interaction. */
   async checkCode(interactionUid: string, codeInput: unknown, info: AttemptInfo = {}): Promise<CodeOutcome> {
     const code = typeof codeInput === 'string' ? codeInput.replace(/\s+/g, '') : '';
-    const [pending] = await this.query<{ id: number; user_id: number; email: string }>(
-      `SELECT c.id, c.user_id, u.email FROM mfa_codes c JOIN users u ON u.id = c.user_id
-        WHERE c.interaction_uid = :uid AND c.consumed_at IS NULL
+    const address = info.ip ?? '';
+    const [latest] = await this.query<{ id: number; user_id: number; email: string; live: boolean }>(
+      `SELECT c.id, c.user_id, u.email, c.consumed_at IS NULL AS live FROM mfa_codes c JOIN users u ON u.id = c.user_id
+        WHERE c.interaction_uid = :uid
         ORDER BY c.id DESC LIMIT 1`,
       { uid: interactionUid },
     );
-    if (!pending) return { ok: false, message: MESSAGES.codeVoid, restart: true };
+    if (!latest) return { ok: false, message: MESSAGES.codeVoid, restart: true };
+    const limited = await this.limits.request('codeEntryPerAccountAndAddress', latest.user_id, address);
+    if (limited) {
+      await this.record(false, latest.email, latest.user_id, { step: 'code', reason: 'rateLimited', retryAfterSeconds: limited.retryAfterSeconds }, info);
+      return { ok: false, message: tooManyAttemptsMessage(limited.retryAfterSeconds), restart: false, retryAfterSeconds: limited.retryAfterSeconds };
+    }
+    if (!latest.live) return { ok: false, message: MESSAGES.codeVoid, restart: true };
+    const pending = latest;
 
-    // Count the attempt first, atomically, so parallel guesses cannot exceed the limit.
+    // Count the attempt first, atomically, so parallel guesses cannot exceed the budget.
     const [attempt] = await this.query<{ attempts: number; code_hash: string; expired: boolean }>(
       `UPDATE mfa_codes SET attempts = attempts + 1
         WHERE id = :id AND consumed_at IS NULL AND attempts < :max
@@ -223,9 +263,12 @@ export class SignInService {
       return { ok: false, message: MESSAGES.codeVoid, restart: true };
     }
     if (!/^\d{6}$/.test(code) || !safeEqual(this.codeHash(pending.user_id, code), attempt.code_hash)) {
+      const lockedNow = await this.countTowardsLockout(pending.user_id, true, 0);
       const exhausted = attempt.attempts >= MFA_MAX_ATTEMPTS;
-      if (exhausted) await voidCode();
-      await this.record(false, pending.email, pending.user_id, { step: 'code', reason: exhausted ? 'tooManyAttempts' : 'wrongCode' }, info);
+      if (exhausted || lockedNow) await voidCode();
+      const reason = lockedNow ? 'wrongCodeLockedOut' : exhausted ? 'tooManyAttempts' : 'wrongCode';
+      await this.record(false, pending.email, pending.user_id, { step: 'code', reason }, info);
+      if (lockedNow) return { ok: false, message: MESSAGES.locked, restart: true, locked: true };
       return exhausted
         ? { ok: false, message: MESSAGES.codeVoid, restart: true }
         : { ok: false, message: MESSAGES.invalidCode, restart: false };
@@ -240,9 +283,14 @@ export class SignInService {
     const [user] = await this.query<UserRow>(`${USER_SQL} WHERE u.id = :id`, { id: pending.user_id });
     if (!user || !user.is_active || user.creating || user.password_locked_out || user.locked_due_inactivity) {
       await this.record(false, pending.email, pending.user_id, { step: 'code', reason: 'accountUnavailable' }, info);
-      return { ok: false, message: user?.is_active ? MESSAGES.locked : MESSAGES.invalidCredentials, restart: true };
+      const locked = !!user?.is_active;
+      return { ok: false, message: locked ? MESSAGES.locked : MESSAGES.invalidCredentials, restart: true, locked };
     }
-    await this.completed(user.id);
+    if (!(await this.addressAllowed(user.id, address))) {
+      await this.record(false, pending.email, user.id, { step: 'code', reason: 'ipNotAllowed' }, info);
+      return { ok: false, message: MESSAGES.ipNotAllowed, restart: true };
+    }
+    await this.completed(user.id, address);
     await this.record(true, pending.email, user.id, { step: 'code', amr: 'pwd otp' }, info);
     return { ok: true, userId: user.id };
   }
@@ -261,21 +309,29 @@ export class SignInService {
       : { channel: 'email', destination: 'e-mail', hint: maskDestination(row.email, 'email') };
   }
 
-  /** "Send a new code": replaces the pending code of this interaction (at most every 30 s). */
-  async resendCode(interactionUid: string): Promise<{ ok: boolean; challenge: MfaChallenge | null; sent: boolean }> {
-    const [row] = await this.query<{ user_id: number; too_soon: boolean }>(
-      `SELECT user_id, created_at > now() - make_interval(secs => :wait) AS too_soon FROM mfa_codes
+  /**
+   * "Send a new code": replaces the pending code of this interaction (at most every 30 s, and
+   * within the limits); the new code inherits the wrong entries of the old one (one budget).
+   */
+  async resendCode(interactionUid: string, info: AttemptInfo = {}): Promise<ResendOutcome> {
+    const [row] = await this.query<{ user_id: number; too_soon: boolean; attempts: number }>(
+      `SELECT user_id, attempts, created_at > now() - make_interval(secs => :wait) AS too_soon FROM mfa_codes
         WHERE interaction_uid = :uid ORDER BY id DESC LIMIT 1`,
       { uid: interactionUid, wait: RESEND_MIN_SECONDS },
     );
-    if (!row) return { ok: false, challenge: null, sent: false };
+    if (!row) return { ok: false };
+    const limited = await this.limits.request('resendPerAccountAndAddress', row.user_id, info.ip ?? '');
+    if (limited) return { ok: false, retryAfterSeconds: limited.retryAfterSeconds };
     const [user] = await this.query<UserRow>(`${USER_SQL} WHERE u.id = :id`, { id: row.user_id });
-    if (!user || !user.is_active || user.password_locked_out || user.locked_due_inactivity) return { ok: false, challenge: null, sent: false };
+    if (!user || !user.is_active || user.password_locked_out || user.locked_due_inactivity) return { ok: false };
+    if (row.attempts >= MFA_MAX_ATTEMPTS) return { ok: false };
     if (row.too_soon) {
       const pending = await this.pendingChallenge(interactionUid);
       if (pending) return { ok: true, challenge: pending, sent: false };
     }
-    return { ok: true, challenge: await this.sendCode(user, interactionUid), sent: true };
+    const challenge = await this.sendCode(user, interactionUid, { carryAttempts: true });
+    if (isTooMany(challenge)) return { ok: false, retryAfterSeconds: challenge.retryAfterSeconds };
+    return { ok: true, challenge, sent: true };
   }
 
   /** Claims for oidc-provider's findAccount; null when the account cannot hold tokens any more. */
@@ -296,25 +352,25 @@ export class SignInService {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async sendCode(user: UserRow, interactionUid: string): Promise<MfaChallenge> {
+  private async sendCode(user: UserRow, interactionUid: string, { carryAttempts }: { carryAttempts: boolean }): Promise<MfaChallenge | TooMany> {
+    const limited = await this.limits.request('codesSentPerAccount', user.id);
+    if (limited) return limited;
     const useSms = user.mfa_method === 'Sms' && !!user.phone;
     const channel = useSms ? 'sms' : 'email';
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.sequelize.transaction(async (transaction) => {
-      // One live code per sign-in: a new one voids the previous.
-      await this.sequelize.query(
-        `UPDATE mfa_codes SET consumed_at = now() WHERE interaction_uid = :uid AND consumed_at IS NULL`,
-        { replacements: { uid: interactionUid }, transaction },
-      );
-      await this.sequelize.query(
-        `INSERT INTO mfa_codes (user_id, code_hash, method, expires_at, interaction_uid)
-         VALUES (:userId, :hash, :method, now() + make_interval(mins => :ttl), :uid)`,
-        {
-          replacements: { userId: user.id, hash: this.codeHash(user.id, code), method: channel, ttl: MFA_CODE_TTL_MINUTES, uid: interactionUid },
-          transaction,
-        },
-      );
-    });
+    // One live code per sign-in: a new one voids the previous, and (on resend) takes over its wrong
+    // entries; the UPDATE's row lock orders it after a concurrent guess at the old code.
+    await this.query(
+      `WITH voided AS (
+         UPDATE mfa_codes SET consumed_at = now() WHERE interaction_uid = :uid AND consumed_at IS NULL RETURNING attempts)
+       INSERT INTO mfa_codes (user_id, code_hash, method, expires_at, interaction_uid, attempts)
+       VALUES (:userId, :hash, :method, now() + make_interval(mins => :ttl), :uid,
+               CASE WHEN :carry THEN greatest(
+                 coalesce((SELECT max(attempts) FROM voided), 0),
+                 coalesce((SELECT attempts FROM mfa_codes WHERE interaction_uid = :uid ORDER BY id DESC LIMIT 1), 0))
+               ELSE 0 END)`,
+      { userId: user.id, hash: this.codeHash(user.id, code), method: channel, ttl: MFA_CODE_TTL_MINUTES, uid: interactionUid, carry: carryAttempts },
+    );
     await this.outbox.send({
       channel,
       to: useSms ? user.phone! : user.email,
@@ -333,20 +389,96 @@ export class SignInService {
     return createHmac('sha256', config.identity.cookieSecret).update(`mfa:${userId}:${code}`).digest('base64');
   }
 
-  /** Passwords set through the API are trimmed (spec 03 §5), so a pasted trailing space is forgiven. */
-  private async passwordMatches(password: string, hash: string): Promise<boolean> {
-    if (await verifyPassword(password, hash)) return true;
+  /**
+   * The password that matched (as typed, or trimmed: passwords set through the API are trimmed,
+   * spec 03 §5, so a pasted trailing space is forgiven), or null. Always the work of one hash at
+   * the current cost: an account without a usable hash is checked against a dummy one, and a
+   * failed check against an older, cheaper hash is padded, so the time tells nothing.
+   */
+  private async passwordMatches(password: string, hash: string | null): Promise<string | null> {
+    const usable = relativeCost(hash) > 0;
+    const target = usable ? hash! : await dummyPasswordHash();
+    let matched: string | null = (await verifyPassword(password, target)) ? password : null;
     const trimmed = password.trim();
-    return trimmed !== password && trimmed.length > 0 && verifyPassword(trimmed, hash);
+    if (!matched && trimmed !== password && trimmed && (await verifyPassword(trimmed, target))) matched = trimmed;
+    if (!usable) return null;
+    if (!matched && relativeCost(hash) < 0.5) await verifyPassword(password, await dummyPasswordHash());
+    return matched;
   }
 
-  private async completed(userId: number) {
+  /** A hash made at an older, lower cost is replaced after a successful check (if nobody changed it meanwhile). */
+  private async rehashIfOlder(user: UserRow, password: string) {
+    if (!user.password_hash || !needsRehash(user.password_hash)) return;
+    try {
+      await this.query(`UPDATE users SET password_hash = :hash WHERE id = :id AND password_hash = :old`, {
+        id: user.id,
+        old: user.password_hash,
+        hash: await hashPassword(password),
+      });
+    } catch (err) {
+      this.log.warn(`rehashing the password of user ${user.id} failed: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * A failure counts towards the lock-out (`counts`) when it is a wrong password from an address
+   * she signed in from, or a wrong code (the password was right); other wrong passwords are only
+   * delayed, until MAX_DELAYED_FAILURES in a row. Returns whether this failure locked the account.
+   */
+  private async countTowardsLockout(userId: number, counts: boolean, delayedFailures: number): Promise<boolean> {
+    let lockedNow = false;
+    if (counts) {
+      const [counted] = await this.query<{ locked_now: boolean }>(
+        `UPDATE users u
+            SET failed_login_count = u.failed_login_count + 1,
+                password_locked_out = u.password_locked_out OR u.failed_login_count + 1 >= :max,
+                updated_at = CASE WHEN NOT u.password_locked_out AND u.failed_login_count + 1 >= :max THEN now() ELSE u.updated_at END
+           FROM users prev WHERE u.id = :id AND prev.id = u.id
+        RETURNING u.password_locked_out AND NOT prev.password_locked_out AS locked_now`,
+        { id: userId, max: config.identity.lockoutMaxFailures },
+      );
+      lockedNow = !!counted?.locked_now;
+    } else if (delayedFailures >= MAX_DELAYED_FAILURES) {
+      const locked = await this.query<{ id: number }>(
+        `UPDATE users SET password_locked_out = true, updated_at = now() WHERE id = :id AND NOT password_locked_out RETURNING id`,
+        { id: userId },
+      );
+      lockedNow = locked.length > 0;
+    }
+    if (lockedNow) this.users.invalidate(userId);
+    return lockedNow;
+  }
+
+  /** The organization's IP allow-list, as the API applies it (IpAllowListGuard). */
+  private async addressAllowed(userId: number, address: string): Promise<boolean> {
+    const loaded = await this.users.load(userId);
+    return !loaded || this.ipAllowList.allows(loaded.context, address);
+  }
+
+  /** A completed sign-in: the failure count starts over and the address becomes one of hers. */
+  private async completed(userId: number, address: string) {
     await this.query(`UPDATE users SET last_login = now(), failed_login_count = 0 WHERE id = :id`, { id: userId });
+    if (address) {
+      await this.query(
+        `WITH forgotten AS (
+           DELETE FROM user_sign_in_addresses WHERE user_id = :id AND last_sign_in_at < now() - make_interval(days => :days))
+         INSERT INTO user_sign_in_addresses (user_id, address) VALUES (:id, :address)
+         ON CONFLICT (user_id, address) DO UPDATE SET last_sign_in_at = now()`,
+        { id: userId, address, days: KNOWN_ADDRESS_DAYS },
+      );
+    }
     this.users.invalidate(userId);
   }
 
-  private async findByEmail(email: string): Promise<UserRow | null> {
-    const [row] = await this.query<UserRow>(`${USER_SQL} WHERE lower(u.email) = lower(:email)`, { email });
+  /** The user of an e-mail, and whether she signed in from `address` lately (one query, whether she exists or not). */
+  private async findByEmail(email: string, address: string): Promise<(UserRow & { known_address: boolean }) | null> {
+    const [row] = await this.query<UserRow & { known_address: boolean }>(
+      `SELECT s.*, EXISTS (
+                SELECT 1 FROM user_sign_in_addresses a
+                 WHERE a.user_id = s.id AND a.address = :address AND a.last_sign_in_at > now() - make_interval(days => :days)) AS known_address
+         FROM (${USER_SQL} WHERE lower(u.email) = lower(:email)) s`,
+      { email, address, days: KNOWN_ADDRESS_DAYS },
+    );
     return row ?? null;
   }
 

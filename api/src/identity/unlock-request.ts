@@ -6,13 +6,15 @@ import { Sequelize } from 'sequelize-typescript';
 import { OrganizationType } from '@crisis/forms';
 import { config } from '../config';
 import { OutboxService } from '../outbox/outbox.service';
+import { AttemptLimits } from './attempt-limits';
 import { escapeHtml, messagePage, UNLOCK_REQUEST_PATH } from './views';
 
 /**
  * Unlock requests (spec 03 §3 sendUserUnlockRequeststoThisUser): a locked user asks, from the
  * sign-in page, to be unlocked; every active ITP user with the flag set gets an e-mail (outbox).
  * The answer never tells whether the address exists or is locked. One request per user per
- * REPEAT_MINUTES is sent; more are answered the same way and dropped.
+ * REPEAT_MINUTES is sent; more are answered the same way and dropped. Each client address may
+ * post only so many requests (attempt-limits.ts), whatever the e-mails.
  */
 const PATH = UNLOCK_REQUEST_PATH;
 const REPEAT_MINUTES = 15;
@@ -25,6 +27,7 @@ export class UnlockRequestService implements OnModuleInit {
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
     private readonly outbox: OutboxService,
+    readonly limits: AttemptLimits,
   ) {}
 
   onModuleInit() {
@@ -86,7 +89,13 @@ export function registerUnlockRequests(app: Express, pageHeaders: RequestHandler
     const email = typeof req.query.email === 'string' ? req.query.email.slice(0, 255) : '';
     res.status(200).type('html').send(formPage(email));
   });
-  app.post(PATH, form, (req, res, next) => {
+  const limited: RequestHandler = (req, res, next) => {
+    const service = UnlockRequestService.instance;
+    if (!service) return next(new Error('UnlockRequestService not initialised'));
+    const email = typeof req.body?.email === 'string' ? req.body.email.trim().slice(0, 255) : '';
+    service.limits.byAddress('unlockRequestPerAddress', (r, message) => r.type('html').send(formPage(email, message)))(req, res, next);
+  };
+  app.post(PATH, form, limited, (req, res, next) => {
     const email = typeof req.body?.email === 'string' ? req.body.email.trim().slice(0, 255) : '';
     if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) return void res.status(200).type('html').send(formPage(email, 'A valid e-mail is required'));
     const service = UnlockRequestService.instance;
