@@ -5,6 +5,7 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   workers: 1,
   timeout: 60_000,
   outputDir: '../.data/test/e2e-results',
