@@ -15,6 +15,7 @@ import {
   isQuestion,
   visibleAnswers,
   type Answers,
+  type EvaluationBillingCode,
   type EvaluationSaveInput,
   type EvaluationView,
   type QuestionAnswer,
@@ -136,6 +137,21 @@ export class EvaluationsService {
     const result = await this.commands.run(user, ctx.caseId, { kind: 'completeEvaluation', requestId });
     await select(this.sequelize, 'UPDATE evaluations SET completed_at = now(), version = version + 1 WHERE request_id = $1', [requestId]);
     return result;
+  }
+
+  /**
+   * The billing codes of this evaluation (spec 02 §7 Other: active, of the source division's type and
+   * the request's type). The billing-code list itself is the ITP admin's; the provider reads these.
+   */
+  async billingCodeChoices(user: UserContext, requestId: number): Promise<EvaluationBillingCode[]> {
+    const ctx = await this.context(user, requestId);
+    return select<EvaluationBillingCode>(
+      this.sequelize,
+      `SELECT id, code, description FROM billing_codes
+        WHERE is_active AND $1 = ANY(request_types) AND ($2::text IS NULL OR $2 = ANY(source_division_types))
+        ORDER BY lower(code), id`,
+      [ctx.requestType, ctx.sourceType],
+    );
   }
 
   /** The evaluation's change log (spec 01 §3 change-log rows), newest first, with question and billing-code names. */
