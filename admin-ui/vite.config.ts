@@ -34,6 +34,9 @@ export default defineConfig({
         manualChunks(id) {
           if (!id.includes('node_modules')) return undefined;
           if (/node_modules\/(@mui|@emotion)\//.test(id)) return 'vendor-mui';
+          // Its own chunk: @rjsf/mui imports MUI, and MUI imports from 'vendor'; inside 'vendor' that made a
+          // cycle between chunks (a blank page: "Cannot access … before initialization").
+          if (/node_modules\/@rjsf\//.test(id)) return 'vendor-rjsf';
           if (/node_modules\/(react-admin|ra-[a-z-]+|@tanstack|react-hook-form)\//.test(id)) return 'vendor-react-admin';
           return 'vendor';
         },
