@@ -67,6 +67,21 @@ describe('evaluations', () => {
     expect((await view(requestId, coordinator)).body.mode).toBe('readOnly');
   });
 
+  it("offers the billing codes of the request's type and the source division's type, active ones only; the request says when it has an evaluation", async () => {
+    const { caseId, requestId } = await startedRequest();
+    const inactive = (await db.query(`INSERT INTO billing_codes (code, description, source_division_types, request_types, is_active)
+      VALUES ($1, 'Retired assessment code', '{MedFloor}', '{Assessment}', false) RETURNING id`, [`Z${Date.now() % 100000}`])).rows[0].id;
+    const res = await api('GET', `/api/requests/${requestId}/evaluation/billing-codes`, { token: provider });
+    expect(res.status).toBe(200);
+    // Tampa's medical floor is a MedFloor division; the request an Assessment (seeded codes, spec 03 reference data).
+    expect(res.body.map((b: { code: string }) => b.code)).toEqual(['90791', '90792', 'H0031']);
+    expect(res.body.map((b: { id: number }) => b.id)).not.toContain(inactive);
+    const requestOf = async () => (await api('GET', `/api/cases/${caseId}`, { token: coordinator })).body.requests.find((r: { id: number }) => r.id === requestId);
+    expect((await requestOf()).hasEvaluation).toBe(false);
+    expect((await save(requestId, { version: 0, answers: { si: 'no' } })).status).toBe(200);
+    expect((await requestOf()).hasEvaluation).toBe(true);
+  });
+
   it('autosaves a partial draft, but not a wrong answer, and refuses a save from an older version', async () => {
     const { requestId } = await startedRequest();
     const first = await save(requestId, { version: 0, answers: { si: 'yes' } });
