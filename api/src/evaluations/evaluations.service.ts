@@ -107,7 +107,12 @@ export class EvaluationsService {
     const recommendationChanged = editing && (body.mainRecommendation ?? null) !== ctx.mainRecommendation;
     if (recommendationChanged && PLACING_STATUSES.includes(ctx.caseStatus) && !body.confirmed)
       throw new CodedError(ErrorCode.MedicalInformationConfirmationRequired, { recommendation: true });
-    await this.write(user, ctx, form, body, editing);
+    // A save from an older screen is refused before anything changes (the write checks it again).
+    if (body.version !== ctx.version) throw new CodedError(ErrorCode.EvaluationStale);
+    // The case's recommendation changes through its workflow first, as medical information does: the
+    // command locks the case row, which the change-log rows this request's transaction writes refer
+    // to (a key-share lock), so a command run after the write would wait on this very transaction
+    // until the command deadline.
     if (recommendationChanged && body.mainRecommendation)
       await this.commands.run(user, ctx.caseId, {
         kind: 'updateRecommendation',
@@ -115,6 +120,7 @@ export class EvaluationsService {
         criteria: body.recommendationCriteria ?? [],
         note: body.recommendationNote ?? null,
       });
+    await this.write(user, ctx, form, body, editing);
     return this.view(user, requestId);
   }
 
