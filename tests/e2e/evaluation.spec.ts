@@ -66,6 +66,25 @@ test('a form built in the editor is answered, completed, reviewed, edited with a
     // ── The ITP admin builds the form ────────────────────────────────────────────────────────
     await signIn(admin, 'admin@itp.example.org', '/evaluation-forms');
     await expect(admin.getByTestId('evaluation-form-table')).toContainText('Default Assessment Form- Including Crisis Services');
+    // A default form: its name is locked; a medical-information question's type and answers are its field's.
+    await admin.getByTestId('evaluation-form-table').getByRole('link', { name: 'Default Assessment Form- Including Crisis Services' }).click();
+    await expect(admin.getByTestId('evaluation-form-name')).toBeDisabled();
+    await expect(admin.getByTestId('evaluation-form-kind')).toHaveText('Default');
+    const ideations = admin.getByTestId('evaluation-form-items').locator(':scope > li', { hasText: 'Homicidal or suicidal ideations' }).first();
+    await expect(ideations).toContainText('Medical information: Homicidal or suicidal ideations');
+    await ideations.getByTestId('evaluation-form-item-edit').click();
+    await expect(admin.getByTestId('item-editor').getByLabel('Medical information')).toBeChecked();
+    await expect(admin.getByTestId('item-type')).toHaveAttribute('aria-disabled', 'true');
+    await expect(admin.getByTestId('item-option-0')).toBeDisabled();
+    await admin.getByTestId('item-editor-cancel').click();
+    await admin.screenshot({ path: `${SHOTS}/editor-default.png`, fullPage: true });
+    await admin.getByTestId('evaluation-form-preview').click();
+    await settled(admin);
+    await admin.screenshot({ path: `${SHOTS}/preview-default.png` });
+    await admin.getByTestId('preview-close').click();
+    await admin.getByTestId('evaluation-form-cancel').click();
+    await admin.waitForURL((url) => url.pathname === '/evaluation-forms');
+
     await admin.getByTestId('evaluation-form-add').click();
     await admin.waitForURL('**/evaluation-forms/create');
     await admin.getByTestId('evaluation-form-name').fill(formName);
@@ -134,6 +153,11 @@ test('a form built in the editor is answered, completed, reviewed, edited with a
     await expect(planInPreview).toBeHidden();
     await preview.getByTestId('preview-close').click();
 
+    // A name another form has: said on the field (spec 02 §8 "not unique name").
+    await admin.getByTestId('evaluation-form-name').fill('MercyOne Assessment Form');
+    await admin.getByTestId('evaluation-form-save').click();
+    await expect(admin.getByTestId('evaluation-form-editor')).toContainText('Not unique name');
+    await admin.getByTestId('evaluation-form-name').fill(formName);
     await admin.getByTestId('evaluation-form-save').click();
     await admin.waitForURL('**/evaluation-forms');
     await expect(admin.getByTestId('evaluation-form-table')).toContainText(formName);
@@ -153,6 +177,15 @@ test('a form built in the editor is answered, completed, reviewed, edited with a
     await admin.getByTestId('confirm-yes').click();
     await expect(admin.getByTestId('info-dialog')).toContainText('Tampa Bay General Hospital');
     await admin.getByTestId('info-dialog').getByRole('button', { name: 'OK' }).click();
+    // A clone is a custom form of its own, which nobody uses yet: it can go.
+    await row.getByTestId('evaluation-form-clone').click();
+    await expect(admin.getByTestId('evaluation-form-name')).toHaveValue(`${formName} (copy)`);
+    await expect(admin.getByTestId('evaluation-form-items').locator(':scope > li')).toHaveCount(4);
+    await admin.getByTestId('evaluation-form-cancel').click();
+    await admin.getByTestId('evaluation-form-table').locator('tr', { hasText: `${formName} (copy)` }).getByTestId('evaluation-form-remove').click();
+    await admin.getByTestId('confirm-yes').click();
+    await expect(admin.getByText('Form removed')).toBeVisible();
+    await expect(admin.getByTestId('evaluation-form-table')).not.toContainText(`${formName} (copy)`);
 
     // ── The provider evaluates ───────────────────────────────────────────────────────────────
     const providerToken = await tokenOf('provider@itp.example.org');

@@ -8,7 +8,7 @@ import { questionnaireValidator, shownAnswers } from './answerProblems';
 /** A heading of the questionnaire: a `type: 'null'` property whose title is the heading's label. */
 function QuestionnaireHeading({ schema }: FieldProps) {
   return (
-    <Box sx={{ mt: 2, mb: 0.5 }} data-testid="questionnaire-heading">
+    <Box sx={{ mt: 1 }} data-testid="questionnaire-heading">
       <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
         {schema.title}
       </Typography>
@@ -36,7 +36,7 @@ function QuestionFieldTemplate(props: FieldTemplateProps) {
   if (!name) return <BaseFieldTemplate {...props} />;
   const textQuestion = !props.hidden && props.uiSchema?.['ui:widget'] === 'textarea';
   return (
-    <Box data-testid={`question-${name}`} data-hidden={props.hidden ? 'true' : undefined} sx={props.hidden ? undefined : { mb: 1 }}>
+    <Box data-testid={`question-${name}`} data-hidden={props.hidden ? 'true' : undefined}>
       {textQuestion && (
         <FormLabel htmlFor={props.id} required={props.required} error={!!props.rawErrors?.length} sx={{ display: 'block', mb: -0.5, color: 'text.primary', fontWeight: 500 }}>
           {props.label}
