@@ -41,6 +41,9 @@ export default defineConfig({
           // Small on its own: all the silent sign-in page loads.
           if (/node_modules\/(oidc-client-ts|jwt-decode)\//.test(id)) return 'vendor-oidc';
           if (/node_modules\/(@mui|@emotion)\//.test(id)) return 'vendor-mui';
+          // Its own chunk: @rjsf/mui imports MUI, and MUI imports from 'vendor'; inside 'vendor' that made a
+          // cycle between chunks (a blank page: "Cannot access … before initialization").
+          if (/node_modules\/@rjsf\//.test(id)) return 'vendor-rjsf';
           if (/node_modules\/(react-admin|ra-[a-z-]+|@tanstack|react-hook-form)\//.test(id)) return 'vendor-react-admin';
           return 'vendor';
         },

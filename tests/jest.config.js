@@ -7,5 +7,7 @@ module.exports = {
   testMatch: ['<rootDir>/integration/**/*.test.ts'],
   testTimeout: 30000,
   transform: require('../jest.transform'),
+  // @rjsf/utils (the questionnaire parity suite) requires @x0k/json-schema-merge, which ships ESM only.
+  transformIgnorePatterns: ['/node_modules/(?!@x0k/)'],
   passWithNoTests: true,
 };

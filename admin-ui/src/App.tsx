@@ -14,8 +14,9 @@ import { CaseSearchPage } from './cases/create/CaseSearchPage';
 import { CaseSearchResultPage } from './cases/create/CaseSearchResultPage';
 import { CaseList } from './cases/list/CaseList';
 import { CasePage } from './cases/page/CasePage';
-import { EvaluationPlaceholderPage } from './cases/page/EvaluationPlaceholderPage';
 import { DemoToolsPage } from './demo-tools/DemoToolsPage';
+import evaluationForms from './evaluation-forms';
+import { EvaluationPage, evaluationScreenAllowed } from './evaluations';
 import facilities from './facilities';
 import billingCodes from './billing-codes';
 import groups from './groups';
@@ -43,7 +44,6 @@ const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
   { path: '/cases/*', gate: '/cases', title: 'Cases' },
   { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
   { path: '/patients/*', gate: '/patients', title: 'Patients' },
-  { path: '/evaluation-forms/*', gate: '/evaluation-forms', title: 'Evaluation forms' },
 ];
 
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
@@ -79,6 +79,7 @@ export function App({ session }: { session: Session }) {
           <Resource name="payers" {...payers} />
           <Resource name="billing-codes" {...billingCodes} />
           <Resource name="patient-tags" {...patientTags} />
+          <Resource name="evaluation-forms" {...evaluationForms} />
           <Resource name="users" {...users}>
             <Route path="invite" element={<UserInvite />} />
           </Resource>
@@ -153,7 +154,7 @@ export function App({ session }: { session: Session }) {
             <Route path="/cases/create/search/result" element={<Gate allow={(s) => s.ability.can('read', 'CaseSearchResult')}><CaseSearchResultPage /></Gate>} />
             <Route path="/cases/:id" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CasePage /></Gate>} />
             <Route path="/call-log/claim/:claimId" element={<Gate allow={(s) => s.ability.can('manage', 'Placement')}><CallLogPage /></Gate>} />
-            <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={(s) => s.ability.can('access', 'ProviderCases')}><EvaluationPlaceholderPage /></Gate>} />
+            <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={evaluationScreenAllowed}><EvaluationPage /></Gate>} />
             {PLACEHOLDERS.map((p) => (
               <Route
                 key={p.path}

@@ -43,6 +43,8 @@ export interface CaseRequest {
   evaluationProviderId: number | null;
   evaluationProvider: (PersonRef & { avatar: string | null; biography: string | null; type: string | null }) | null;
   evaluationStarted: boolean;
+  /** An evaluation was saved for the request (its screen has something to show). */
+  hasEvaluation: boolean;
   completedAt: string | null;
   canceledAt: string | null;
   reason: string | null;

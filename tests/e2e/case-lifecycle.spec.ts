@@ -170,7 +170,7 @@ test('the facility user and the provider get their own layouts; unknown cases sh
   await provider.screenshot({ path: `${SHOTS}/provider-case-page.png`, fullPage: true });
   await row.getByTestId('request-evaluation').click();
   await provider.waitForURL(`**/cases/${pending.id}/requests/${pending.requestId}/evaluation`);
-  await expect(provider.getByTestId('evaluation-placeholder')).toBeVisible();
+  await expect(provider.getByTestId('evaluation-page')).toHaveAttribute('data-mode', 'new');
   await provider.goto('/cases/99999999');
   await expect(provider.getByTestId('page-not-found')).toBeVisible();
   await providerContext.close();

@@ -1,7 +1,7 @@
 import { ErrorCode, UserType, type QuestionnaireItem } from '@crisis/forms';
 import { api } from '../support/api';
 import { enc } from '../support/audit';
-import { answerEverything, createCase, fillEvaluation, tampaDivisions } from '../support/cases';
+import { answerEverything, createCase, fillEvaluation, startContacting, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -67,6 +67,21 @@ describe('evaluations', () => {
     expect((await view(requestId, coordinator)).body.mode).toBe('readOnly');
   });
 
+  it("offers the billing codes of the request's type and the source division's type, active ones only; the request says when it has an evaluation", async () => {
+    const { caseId, requestId } = await startedRequest();
+    const inactive = (await db.query(`INSERT INTO billing_codes (code, description, source_division_types, request_types, is_active)
+      VALUES ($1, 'Retired assessment code', '{MedFloor}', '{Assessment}', false) RETURNING id`, [`Z${Date.now() % 100000}`])).rows[0].id;
+    const res = await api('GET', `/api/requests/${requestId}/evaluation/billing-codes`, { token: provider });
+    expect(res.status).toBe(200);
+    // Tampa's medical floor is a MedFloor division; the request an Assessment (seeded codes, spec 03 reference data).
+    expect(res.body.map((b: { code: string }) => b.code)).toEqual(['90791', '90792', 'H0031']);
+    expect(res.body.map((b: { id: number }) => b.id)).not.toContain(inactive);
+    const requestOf = async () => (await api('GET', `/api/cases/${caseId}`, { token: coordinator })).body.requests.find((r: { id: number }) => r.id === requestId);
+    expect((await requestOf()).hasEvaluation).toBe(false);
+    expect((await save(requestId, { version: 0, answers: { si: 'no' } })).status).toBe(200);
+    expect((await requestOf()).hasEvaluation).toBe(true);
+  });
+
   it('autosaves a partial draft, but not a wrong answer, and refuses a save from an older version', async () => {
     const { requestId } = await startedRequest();
     const first = await save(requestId, { version: 0, answers: { si: 'yes' } });
@@ -113,6 +128,38 @@ describe('evaluations', () => {
     expect(after.body.form).toMatchObject({ version: form.version, items: form.options.items });
     expect(after.body.answers).toEqual({ si: 'no' });
     await api('PUT', `/api/evaluation-forms/${formId}`, { token: admin, body: { name: form.name, options: { items: screening } } });
+  });
+
+  it('an edit that changes the recommendation while services are contacted is confirmed, then changes the case too', async () => {
+    const { caseId, requestId } = await startedRequest();
+    const body = await fillEvaluation(provider, requestId, { answers: answerEverything(screening, { si: 'no' }) });
+    expect((await api('PUT', `/api/requests/${requestId}/evaluation/complete`, { token: provider, body })).status).toBe(200);
+    await startContacting(coordinator, caseId);
+    const current = (await view(requestId)).body;
+    const edit = {
+      version: current.version,
+      primaryDiagnosisId: diagnosis,
+      mainRecommendation: 'IntensiveOutpatient',
+      recommendationCriteria: ['MentalHealth'],
+      reasonForEdit: 'Safer at home with the family',
+      answers: current.answers,
+    };
+    const asked = await save(requestId, edit);
+    expect(asked.status).toBe(409);
+    expect(asked.body.code).toBe(ErrorCode.MedicalInformationConfirmationRequired);
+    const started = Date.now();
+    const confirmed = await save(requestId, { ...edit, confirmed: true });
+    expect(confirmed.status).toBe(200);
+    // Not held up by its own transaction until the command deadline (15 s).
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(confirmed.body).toMatchObject({ mainRecommendation: 'IntensiveOutpatient', recommendationCriteria: ['MentalHealth'] });
+    const c = (await db.query('SELECT main_recommendation, criteria FROM cases WHERE id = $1', [caseId])).rows[0];
+    expect(c).toEqual({ main_recommendation: 'IntensiveOutpatient', criteria: ['MentalHealth'] });
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log`, { token: provider });
+    expect(log.body).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Main recommendation', oldValue: 'MentalHealthInpatient', newValue: 'IntensiveOutpatient' })]));
+    // A second window still on the version before: refused, and the case keeps the confirmed recommendation.
+    expect((await save(requestId, { ...edit, mainRecommendation: 'Outpatient', recommendationCriteria: ['MentalHealthTherapy'], confirmed: true })).status).toBe(409);
+    expect((await db.query('SELECT main_recommendation FROM cases WHERE id = $1', [caseId])).rows[0].main_recommendation).toBe('IntensiveOutpatient');
   });
 
   it('an edit after completion needs a reason and writes the change log with the question names', async () => {

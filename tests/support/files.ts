@@ -37,7 +37,9 @@ export async function uploadForm(
  * module sandbox does not allow.
  */
 export async function pdfText(bytes: Buffer): Promise<{ text: string; pages: number }> {
-  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  // Thrown rather than expect()ed: Playwright suites read PDFs too, and have no global expect.
+  const magic = bytes.subarray(0, 5).toString('latin1');
+  if (magic !== '%PDF-') throw new Error(`not a PDF: starts with ${JSON.stringify(magic)}`);
   const script = `
     const { PDFParse } = require('pdf-parse');
     const chunks = [];

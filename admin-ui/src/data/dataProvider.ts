@@ -4,6 +4,7 @@ import { api, httpClient } from './httpClient';
 import { adminMethods } from './methods/admin';
 import { caseCreateMethods } from './methods/caseCreate';
 import { caseMethods } from './methods/cases';
+import { evaluationMethods } from './methods/evaluations';
 import { exportMethods } from './methods/exports';
 import { facilityTabMethods } from './methods/facilityTabs';
 import { placementMethods } from './methods/placement';
@@ -48,6 +49,7 @@ export interface OutboxRow {
  */
 const customMethods = {
   ...caseMethods,
+  ...evaluationMethods,
   ...recordMethods,
   ...exportMethods,
   ...caseCreateMethods,

@@ -476,6 +476,7 @@ const REQUEST_COLUMNS = `r.id, r.case_id AS "caseId", r.type, r.status, r.create
   r.evaluation_provider_id AS "evaluationProviderId", r.division_id AS "divisionId",
   r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.evaluation_started_at AS "evaluationStartedAt",
   r.completed_at AS "completedAt", r.canceled_at AS "canceledAt", r.reason,
+  EXISTS (SELECT 1 FROM evaluations e WHERE e.request_id = r.id) AS "hasEvaluation",
   CASE WHEN r.facility_note IS NULL THEN NULL ELSE json_build_object('authorName', r.facility_note_author, 'value', r.facility_note) END AS "facilityNote",
   CASE WHEN r.itp_note IS NULL THEN NULL ELSE json_build_object('authorName', r.itp_note_author, 'value', r.itp_note) END AS "itpNote",
   CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,

@@ -1,7 +1,7 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, type EvaluationSaveInput, type EvaluationView, type UserContext } from '@crisis/forms';
+import { ErrorCode, type EvaluationBillingCode, type EvaluationSaveInput, type EvaluationView, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { CommandRoute } from '../cases/command-route';
 import { ApiSchemaBody } from '../common/openapi';
@@ -36,6 +36,15 @@ export class EvaluationsController {
   @ApiConflictResponse({ description: `${ErrorCode.EvaluationStale}; ${ErrorCode.RequestNotInProgress}` })
   complete(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('evaluationComplete')) body: { sourceDivisionId: number; version: number }) {
     return this.evaluations.complete(user, id, body);
+  }
+
+  @Route('GET', ':id/evaluation/billing-codes', 'read', 'Case')
+  @ApiOkResponse({
+    description: "The billing codes the provider may choose: active ones of the request's type and the source division's type, by code",
+    schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, code: { type: 'string' }, description: { type: 'string' } } } },
+  })
+  billingCodes(@CurrentUser() user: UserContext, @IdParam() id: number): Promise<EvaluationBillingCode[]> {
+    return this.evaluations.billingCodeChoices(user, id);
   }
 
   @ListRoute('read', 'Case', { path: ':id/evaluation/change-log', sortable: ['changedAt'], filter: 'none', description: 'The edits after completion, newest first, 10 a page; total in Content-Range' })

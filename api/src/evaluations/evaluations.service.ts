@@ -15,6 +15,7 @@ import {
   isQuestion,
   visibleAnswers,
   type Answers,
+  type EvaluationBillingCode,
   type EvaluationSaveInput,
   type EvaluationView,
   type QuestionAnswer,
@@ -106,7 +107,12 @@ export class EvaluationsService {
     const recommendationChanged = editing && (body.mainRecommendation ?? null) !== ctx.mainRecommendation;
     if (recommendationChanged && PLACING_STATUSES.includes(ctx.caseStatus) && !body.confirmed)
       throw new CodedError(ErrorCode.MedicalInformationConfirmationRequired, { recommendation: true });
-    await this.write(user, ctx, form, body, editing);
+    // A save from an older screen is refused before anything changes (the write checks it again).
+    if (body.version !== ctx.version) throw new CodedError(ErrorCode.EvaluationStale);
+    // The case's recommendation changes through its workflow first, as medical information does: the
+    // command locks the case row, which the change-log rows this request's transaction writes refer
+    // to (a key-share lock), so a command run after the write would wait on this very transaction
+    // until the command deadline.
     if (recommendationChanged && body.mainRecommendation)
       await this.commands.run(user, ctx.caseId, {
         kind: 'updateRecommendation',
@@ -114,6 +120,7 @@ export class EvaluationsService {
         criteria: body.recommendationCriteria ?? [],
         note: body.recommendationNote ?? null,
       });
+    await this.write(user, ctx, form, body, editing);
     return this.view(user, requestId);
   }
 
@@ -136,6 +143,21 @@ export class EvaluationsService {
     const result = await this.commands.run(user, ctx.caseId, { kind: 'completeEvaluation', requestId });
     await select(this.sequelize, 'UPDATE evaluations SET completed_at = now(), version = version + 1 WHERE request_id = $1', [requestId]);
     return result;
+  }
+
+  /**
+   * The billing codes of this evaluation (spec 02 §7 Other: active, of the source division's type and
+   * the request's type). The billing-code list itself is the ITP admin's; the provider reads these.
+   */
+  async billingCodeChoices(user: UserContext, requestId: number): Promise<EvaluationBillingCode[]> {
+    const ctx = await this.context(user, requestId);
+    return select<EvaluationBillingCode>(
+      this.sequelize,
+      `SELECT id, code, description FROM billing_codes
+        WHERE is_active AND $1 = ANY(request_types) AND ($2::text IS NULL OR $2 = ANY(source_division_types))
+        ORDER BY lower(code), id`,
+      [ctx.requestType, ctx.sourceType],
+    );
   }
 
   /** The evaluation's change log (spec 01 §3 change-log rows), newest first, with question and billing-code names. */

@@ -5,6 +5,7 @@ import {
   questionnaireProblems,
   visibleAnswers,
   withOptions,
+  withItem,
   withType,
   withoutQuestion,
   type QuestionnaireItem,
@@ -125,6 +126,19 @@ describe("questionnaire editor's moves", () => {
   it('removing an option drops the conditions that pointed to it', () => {
     const after = withOptions(risk, 'subs', [{ key: 'alc', label: 'Alcohol' }]);
     expect(after[4]).toMatchObject({ conditions: { items: [{ question: 'si', answer: 'yes' }] } });
+  });
+
+  it('a question that is renamed keeps the conditions pointing to it, as far as its answers remain', () => {
+    const si = risk[1] as Extract<QuestionnaireItem, { name: string }>;
+    const asSystem = { ...si, name: 'homicidalOrSuicidalIdeations', kind: 'medicalInformation' as const, system: 'homicidalOrSuicidalIdeations' as const };
+    const after = withItem(risk, 1, asSystem);
+    expect(after[2]).toMatchObject({ conditions: { items: [{ question: 'homicidalOrSuicidalIdeations', answer: 'yes' }] } });
+    expect(after[4]).toMatchObject({ conditions: { items: [{ question: 'subs', answer: 'opi' }, { question: 'homicidalOrSuicidalIdeations', answer: 'yes' }] } });
+    // Renamed with other answers: the conditions on the answers it no longer has go.
+    const otherAnswers = withItem(risk, 1, { ...si, name: 'violentBehavior', options: [{ key: 'Past', label: 'Past' }, { key: 'None', label: 'None' }] });
+    expect(otherAnswers[2]).toMatchObject({ conditions: null });
+    // Adding an item appends it and leaves the others alone.
+    expect(withItem(risk, null, { type: 'heading', label: 'End' })).toEqual([...risk, { type: 'heading', label: 'End' }]);
   });
 
   it('names a question after 15 characters of its label, or its system field', () => {

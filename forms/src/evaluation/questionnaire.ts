@@ -174,9 +174,18 @@ export function withOptions(items: QuestionnaireItem[], name: string, options: Q
   return pruneConditions(items.map((item) => (isQuestion(item) && item.name === name ? { ...item, options } : item)));
 }
 
-/** Replaces (or adds, when new) one item, keeping the conditions of the others valid. */
+/**
+ * Replaces (or adds, when new) one item, keeping the conditions of the others valid. A question
+ * that changes its name (it became a medical-information question, named after its field, or a
+ * general one again) keeps the conditions pointing to it, as far as its answers are the same.
+ */
 export function withItem(items: QuestionnaireItem[], index: number | null, item: QuestionnaireItem): QuestionnaireItem[] {
-  const next = index === null ? [...items, item] : items.map((it, i) => (i === index ? item : it));
+  const previous = index === null ? undefined : items[index];
+  let next = index === null ? [...items, item] : items.map((it, i) => (i === index ? item : it));
+  if (previous && isQuestion(previous) && isQuestion(item) && previous.name !== item.name) {
+    const renamed = (c: QuestionCondition) => (c.question === previous.name ? { ...c, question: item.name } : c);
+    next = next.map((it) => (isQuestion(it) && it.conditions ? { ...it, conditions: { ...it.conditions, items: it.conditions.items.map(renamed) } } : it));
+  }
   return pruneConditions(next);
 }
 

@@ -176,6 +176,25 @@ export interface EvaluationView {
   completedAt: string | null;
 }
 
+/** A billing code the evaluation may carry (GET /api/requests/{id}/evaluation/billing-codes). */
+export interface EvaluationBillingCode {
+  id: number;
+  code: string;
+  description: string;
+}
+
+/** A row of an evaluation's change log (GET /api/requests/{id}/evaluation/change-log). */
+export interface EvaluationChangeLogRow {
+  id: number;
+  changedAt: string;
+  changedBy: string | null;
+  /** The question's label, or the field's name (Primary diagnosis, Billing codes…). */
+  name: string;
+  oldValue: string | null;
+  newValue: string | null;
+  reason: string | null;
+}
+
 /** What decides the rules of one evaluation. */
 export interface EvaluationContext {
   items: readonly QuestionnaireItem[];

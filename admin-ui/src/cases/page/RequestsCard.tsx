@@ -49,6 +49,9 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   const role = context.role;
   const isProvider = ability.can('access', 'ProviderCases');
   const canCreate = !closed && ability.can('create', 'Request');
+  // ITP staff read the provider's evaluation (spec 02 §6; the screen is read-only for them).
+  const canViewEvaluation = ability.can('update', 'CaseStatus');
+  const evaluationPath = (r: CaseRequest) => `/cases/${caseRecord.id}/requests/${r.id}/evaluation`;
 
   const openCreate = () => {
     // One active request at a time: say so with its current status (spec 01 §8).
@@ -56,10 +59,12 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
       return errors.show({ title: 'The case has an active request', message: `A request is already active (status: ${caseRecord.activeRequest.status}).` });
     setEditing('new');
   };
+  // Start or open (spec 01 §4): a Pending request is taken in progress, then the evaluation started, first.
   const startEvaluation = async (r: CaseRequest) => {
     try {
+      if (r.status === 'Pending') await dp.requestInProgress(r.id);
       if (!r.evaluationStarted) await dp.requestStartEvaluation(r.id);
-      navigate(`/cases/${caseRecord.id}/requests/${r.id}/evaluation`);
+      navigate(evaluationPath(r));
     } catch (e) {
       errors.handle(e);
     }
@@ -130,18 +135,23 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                         </Button>
                       )}
                       {!closed && mine && r.status === 'InProgress' && (
-                        <>
-                          <Button size="small" onClick={() => setNotReady(r)} data-testid="request-not-ready">
-                            Not ready
-                          </Button>
-                          <Button size="small" variant="contained" onClick={() => startEvaluation(r)} data-testid="request-evaluation">
-                            {r.evaluationStarted ? 'Continue evaluation' : 'Start evaluation'}
-                          </Button>
-                        </>
+                        <Button size="small" onClick={() => setNotReady(r)} data-testid="request-not-ready">
+                          Not ready
+                        </Button>
+                      )}
+                      {!closed && mine && (r.status === 'InProgress' || r.status === 'Pending') && (
+                        <Button size="small" variant="contained" onClick={() => startEvaluation(r)} data-testid="request-evaluation">
+                          {r.evaluationStarted ? 'Open evaluation' : 'Start evaluation'}
+                        </Button>
                       )}
                       {mine && r.status === 'Completed' && (
-                        <Button size="small" onClick={() => navigate(`/cases/${caseRecord.id}/requests/${r.id}/evaluation`)} data-testid="request-evaluation-view">
-                          Evaluation
+                        <Button size="small" onClick={() => navigate(evaluationPath(r))} data-testid="request-evaluation-open">
+                          Open evaluation
+                        </Button>
+                      )}
+                      {!isProvider && canViewEvaluation && r.hasEvaluation && (
+                        <Button size="small" onClick={() => navigate(evaluationPath(r))} data-testid="request-evaluation-view">
+                          View evaluation
                         </Button>
                       )}
                     </TableCell>

@@ -130,7 +130,7 @@ function EnumSelect(props: { label: string; value: string | null | undefined; op
 }
 
 /** Diagnosis search from 3 characters (GET /api/diagnoses?q=). */
-function DiagnosisPicker<M extends boolean>(props: {
+export function DiagnosisPicker<M extends boolean>(props: {
   label: string;
   multiple: M;
   value: M extends true ? Diagnosis[] : Diagnosis | null;
