@@ -5,8 +5,8 @@
  * mutating routes on them), so the demo world the other batteries read stays as the seed made it.
  */
 import { UserType } from '@crisis/forms';
-import { api } from './api';
-import { createCase, uniqueLetters } from './cases';
+import { api, type ApiResponse } from './api';
+import { uniqueLetters } from './cases';
 import { db } from './db';
 
 /** Unique per process, so a battery can run again on the same database. */
@@ -111,6 +111,29 @@ export const credentialedProviderBody = (providerId: number, divisionIds: number
   acceptedPatients: { allAges: true },
 });
 
+/** A valid new case (an adult man in Tampa, uninsured), as tests/support/cases.ts createCase sends it. */
+export const caseBody = (o: { facilityId?: number; divisionId?: number; providerId?: number | null }) => ({
+  patient: {
+    firstName: `Case${uniqueLetters()}`,
+    lastName: 'Sandbox',
+    dateOfBirth: '1985-03-03',
+    gender: 'Male',
+    address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
+  },
+  sourceFacilityId: o.facilityId,
+  sourceDivisionId: o.divisionId,
+  evaluationProviderId: o.providerId,
+  contactPhoneNumber: '+18135550199',
+  notificationSendingMethod: 'PhoneCall',
+  requestType: 'Assessment',
+  patientEpicId: 'E-1',
+  encounterIdentifier: 'E-1-ENC',
+  uninsured: true,
+});
+
+/** How the sandbox calls the API (the audit battery passes one that records each call). */
+export type Caller = (method: string, path: string, opts: { token: string; body?: unknown }) => Promise<ApiResponse>;
+
 export interface Sandbox {
   facilityId: number;
   sourceDivisionId: number;
@@ -120,35 +143,45 @@ export interface Sandbox {
   billingCodeId: number;
   patientTagId: number;
   userId: number;
-  /** A case of the sandbox facility (by the ITP admin) and one of the facility user's own facility. */
+  /** The invited user's e-mail (the invitation with its set-password link is in the outbox). */
+  userEmail: string;
+  providerId: number;
+  /** A case of the sandbox facility (by the ITP admin, the demo provider evaluating) and one of the facility user's own facility. */
   caseIds: number[];
+  /** Their requests. */
+  requestIds: number[];
 }
 
-async function created(what: string, res: { status: number; body: any }): Promise<number> {
+/** The created row (its id, and for a case its requestId). */
+function created(what: string, res: { status: number; body: any }): any {
   if (res.status !== 200 && res.status !== 201) throw new Error(`sandbox: ${what} not created: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-  return res.body.id;
+  return res.body;
 }
 
 /**
  * Creates the sandbox as the ITP admin (and one case as the facility user, in her facility).
  * `label` names its rows (e.g. 'Fuzz') so they are easy to tell from the demo world's.
  */
-export async function createSandbox(label: string, tokens: { itpAdmin: string; facilityUser: string }): Promise<Sandbox> {
+export async function createSandbox(label: string, tokens: { itpAdmin: string; facilityUser: string }, call: Caller = api): Promise<Sandbox> {
   const token = tokens.itpAdmin;
   const name = `${label} ${RUN}`;
-  const facilityId = await created('facility', await api('POST', '/api/facilities', { token, body: facilityBody(`${name} Hospital`) }));
-  const sourceDivisionId = await created('source division', await api('POST', `/api/facilities/${facilityId}/divisions`, { token, body: sourceDivisionBody() }));
-  const referringDivisionId = await created('referring division', await api('POST', `/api/facilities/${facilityId}/divisions`, { token, body: referringDivisionBody() }));
-  const payerId = await created('payer', await api('POST', '/api/payers', { token, body: payerBody(`${name} Payer`) }));
-  const groupId = await created('group', await api('POST', '/api/group-organizations', { token, body: groupBody(`${name} Group`, [facilityId]) }));
-  const billingCodeId = await created('billing code', await api('POST', '/api/billing-codes', { token, body: billingCodeBody(`${label.slice(0, 3).toUpperCase()}-${RUN}`) }));
-  const patientTagId = await created('patient tag', await api('POST', '/api/patient-tags', { token, body: { name: `${name} Tag` } }));
+  const facilityId = created('facility', await call('POST', '/api/facilities', { token, body: facilityBody(`${name} Hospital`) })).id;
+  const sourceDivisionId = created('source division', await call('POST', `/api/facilities/${facilityId}/divisions`, { token, body: sourceDivisionBody() })).id;
+  const referringDivisionId = created('referring division', await call('POST', `/api/facilities/${facilityId}/divisions`, { token, body: referringDivisionBody() })).id;
+  const payerId = created('payer', await call('POST', '/api/payers', { token, body: payerBody(`${name} Payer`) })).id;
+  const groupId = created('group', await call('POST', '/api/group-organizations', { token, body: groupBody(`${name} Group`, [facilityId]) })).id;
+  const billingCodeId = created('billing code', await call('POST', '/api/billing-codes', { token, body: billingCodeBody(`${label.slice(0, 3).toUpperCase()}-${RUN}`) })).id;
+  const patientTagId = created('patient tag', await call('POST', '/api/patient-tags', { token, body: { name: `${name} Tag` } })).id;
   const email = `${label.toLowerCase()}-${RUN.toLowerCase()}@sandbox.example.org`;
-  const userId = await created('user', await api('POST', '/api/user/invite', { token, body: inviteBody(email, facilityId, [sourceDivisionId]) }));
+  const userId = created('user', await call('POST', '/api/user/invite', { token, body: inviteBody(email, facilityId, [sourceDivisionId]) })).id;
   // The demo provider credentialed at the sandbox's source division, so that cases there can name him.
   const providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-  await created('credentialed provider', await api('POST', `/api/facilities/${facilityId}/credentialed-providers`, { token, body: credentialedProviderBody(providerId, [sourceDivisionId]) }));
-  const itpCase = await createCase({ token, facilityId, divisionId: sourceDivisionId, providerId });
-  const facilityCase = await createCase({ token: tokens.facilityUser, providerId: null });
-  return { facilityId, sourceDivisionId, referringDivisionId, payerId, groupId, billingCodeId, patientTagId, userId, caseIds: [itpCase.id, facilityCase.id] };
+  created('credentialed provider', await call('POST', `/api/facilities/${facilityId}/credentialed-providers`, { token, body: credentialedProviderBody(providerId, [sourceDivisionId]) }));
+  const itpCase = created('case', await call('POST', '/api/cases', { token, body: caseBody({ facilityId, divisionId: sourceDivisionId, providerId }) }));
+  const facilityCase = created('case', await call('POST', '/api/cases', { token: tokens.facilityUser, body: caseBody({ providerId: null }) }));
+  return {
+    facilityId, sourceDivisionId, referringDivisionId, payerId, groupId, billingCodeId, patientTagId, userId, userEmail: email, providerId,
+    caseIds: [itpCase.id, facilityCase.id],
+    requestIds: [itpCase.requestId, facilityCase.requestId],
+  };
 }
