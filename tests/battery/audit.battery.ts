@@ -77,7 +77,7 @@ async function upload(path: string, token: string, file: { bytes: Uint8Array; na
   const correlationId = `audit-${randomUUID()}`;
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([file.bytes], { type: file.type }), file.name);
+  form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
   const res = await fetch(API_URL + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-correlation-id': correlationId }, body: form });
   const text = await res.text();
   let body: any = text;

@@ -11,8 +11,11 @@
  *   operations / inputsPerOperationMin   every operation of the document, and the fewest inputs any got
  *   totalRequests / answers              what was sent and how the API answered, by class
  *   answers5xx / uncoded4xx / hangs      must be 0 (the checks); failingOperations names where not
- *   frameworkAnswersNotCoded             4xx answered by Fastify itself, without our coded body:
+ *   frameworkAnswersNotCoded             4xx answered by Fastify or Node itself (414 parameter too
+ *                                        long, 431 URL too long, 400 bad URL), without our coded body:
  *                                        counted, not failed (ALLOW_UNCODED_FRAMEWORK_ANSWERS)
+ *   answers.oversizeCutOff               uploads over the 21 MB limit whose connection the server closed
+ *                                        before the client read its 413: the limit working, not failed
  *   constrainedOperations                operations whose inputs are bounded so that the fuzz leaves
  *                                        the stack usable (STACK_GUARDS; the demo users keep their
  *                                        passwords, sign-in and access; the seed's rows stay as they are)
@@ -52,7 +55,8 @@ const ALLOW_UNCODED_FRAMEWORK_ANSWERS = true;
 // ------------------------------------------------------------------------------------------------
 
 type Role = 'IA' | 'FU' | 'FA' | 'IU' | 'IP' | 'GU' | 'anonymous';
-const ROLE_TYPES: Record<Exclude<Role, 'anonymous'>, UserType> = {
+type SignedInRole = Exclude<Role, 'anonymous'>;
+const ROLE_TYPES: Record<SignedInRole, UserType> = {
   IA: UserType.ItpAdmin,
   FU: UserType.FacilityUser,
   FA: UserType.FacilityAdmin,
@@ -491,7 +495,7 @@ async function prepare(route: RouteInfo, input: FuzzInput, correlationId: string
   } else if (b.kind === 'multipart') {
     const form = new FormData();
     for (const [k, v] of Object.entries(b.fields)) form.append(k, v);
-    if (b.file) form.append('file', new Blob([fileContent(b.file)], b.file.contentType ? { type: b.file.contentType } : {}), b.file.filename);
+    if (b.file) form.append('file', new Blob([new Uint8Array(fileContent(b.file))], b.file.contentType ? { type: b.file.contentType } : {}), b.file.filename);
     // The multipart encoding (boundary and all) as a browser would send it.
     const encoded = new Response(form);
     body = Buffer.from(await encoded.arrayBuffer());
@@ -641,7 +645,7 @@ async function stackFingerprint(): Promise<Record<string, unknown>> {
 /** Releases the edit and division claims the fuzz's users still hold (they would block the next batteries). */
 async function releaseClaims(): Promise<number> {
   let released = 0;
-  for (const role of Object.keys(ROLE_TYPES) as Role[]) {
+  for (const role of Object.keys(ROLE_TYPES) as SignedInRole[]) {
     const ctx = contexts.get(role);
     const token = await tokenOf(role);
     if (!ctx || !token) continue;
@@ -674,7 +678,7 @@ async function main() {
   const { demoUsers } = (await import('../../seed/src/demo-users')) as { demoUsers: Array<{ password: string }> };
   demoPasswords = new Set(demoUsers.map((u) => u.password));
 
-  for (const role of Object.keys(ROLE_TYPES) as Role[]) {
+  for (const role of Object.keys(ROLE_TYPES) as SignedInRole[]) {
     const token = (await tokenOf(role))!;
     contexts.set(role, (await api<UserContext>('GET', '/api/user/context', { token })).body);
   }
@@ -725,7 +729,7 @@ async function main() {
   await pools.refresh();
   const after = await stackFingerprint();
   const signInsWork = await Promise.all(
-    (Object.keys(ROLE_TYPES) as Role[]).map(async (role) => {
+    (Object.keys(ROLE_TYPES) as SignedInRole[]).map(async (role) => {
       try {
         const fresh = await signInAs(ROLE_TYPES[role], { fresh: true });
         return (await api('GET', '/api/user/context', { token: fresh.accessToken })).status === 200;
@@ -756,7 +760,7 @@ async function main() {
     {
       name: 'the stack is still usable: the demo users sign in, the seed\'s users, facilities and settings unchanged',
       ok: signInsWork.every(Boolean) && !fingerprintDiff,
-      detail: [signInsWork.every(Boolean) ? '' : `sign-in failed for ${(Object.keys(ROLE_TYPES) as Role[]).filter((_, i) => !signInsWork[i]).join(', ')}`, fingerprintDiff].filter(Boolean).join('; '),
+      detail: [signInsWork.every(Boolean) ? '' : `sign-in failed for ${(Object.keys(ROLE_TYPES) as SignedInRole[]).filter((_, i) => !signInsWork[i]).join(', ')}`, fingerprintDiff].filter(Boolean).join('; '),
     },
   ];
   writeReport({

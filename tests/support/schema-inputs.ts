@@ -317,7 +317,7 @@ export function copyValue<T>(v: T): T {
 /** A value the schema accepts, or that value with one to three mutations. `name`: the body's schema name (userIds: ids of users). */
 export function fuzzedArb(schema: Schema, components: Components, name?: string): fc.Arbitrary<{ value: unknown; mutations: Mutation[] }> {
   return fc
-    .tuple(validArb(schema, components, name), fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 4, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }))
+    .tuple(validArb(schema, components, name), fc.oneof({ weight: 1, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 4, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }))
     .map(([valid, mutations]) => ({ value: mutations.reduce((v, m) => applyMutation(v, m), copyValue(valid) as unknown), mutations }));
 }
 
