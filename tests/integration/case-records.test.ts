@@ -131,6 +131,19 @@ describe('case records', () => {
     expect(rows[0]).toEqual({ t: '9999.9', r: '9999.9' });
   });
 
+  it('concurrent changes of a case\'s tags and out-of-state choice all succeed: none is a deadlock (500)', async () => {
+    // Each read the case row for share, then updated it: two at once waited on each other.
+    const c = await newCase();
+    const tag = (await db.query('SELECT id FROM patient_tags ORDER BY id LIMIT 1')).rows[0].id;
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      i % 2
+        ? api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: i % 4 === 1 } })
+        : api('PUT', `/api/cases/${c.id}/tags`, { token: itp, body: { tagIds: i % 4 ? [tag] : [] } }),
+    );
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
+
   it('progress notes: ITP admin, user and provider only', async () => {
     const c = await newCase();
     for (const token of [itp, admin, provider]) {
