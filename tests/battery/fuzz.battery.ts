@@ -19,7 +19,9 @@
  *   constrainedOperations                operations whose inputs are bounded so that the fuzz leaves
  *                                        the stack usable (STACK_GUARDS; the demo users keep their
  *                                        passwords, sign-in and access; the seed's rows stay as they are)
- *   seed                                 FUZZ_SEED=<seed> replays the same inputs
+ *   seed                                 FUZZ_SEED=<seed> replays the same inputs (FUZZ_INPUTS and
+ *                                        FUZZ_CONCURRENCY change the count per operation and the
+ *                                        requests in flight)
  * Each failure example carries the correlation id it was sent with: grep the API log for it.
  */
 import http from 'node:http';
@@ -35,7 +37,7 @@ import { fuzzedArb, idKindOf, IdRef, NASTY_STRINGS, serializeBody, validArb, typ
 import { API_URL, QUICK, writeReport, type BatteryCheck } from './support';
 
 const INPUTS_PER_OPERATION = Number(process.env.FUZZ_INPUTS ?? (QUICK ? 3 : 1000));
-const CONCURRENCY = 4;
+const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 4);
 const REQUEST_TIMEOUT_MS = 10_000;
 const UPLOAD_CHUNK = 256 * 1024;
 const EARLY_ANSWER_WAIT_MS = 200;
@@ -696,6 +698,7 @@ async function main() {
   let sent = 0;
   let apiDown = false;
   const frameworkExamples: string[] = [];
+  const frameworkStatuses: Record<string, number> = {};
   // Inputs one operation after another (the order shuffled by the seed), CONCURRENCY requests at a time.
   const order = fc.sample(fc.shuffledSubarray(routes, { minLength: routes.length, maxLength: routes.length }), { numRuns: 1, seed: SEED })[0];
   function* work(): Generator<{ route: RouteInfo; input: FuzzInput; n: number }> {
@@ -717,6 +720,7 @@ async function main() {
       tally.inputs++;
       tally.outcomes[outcome] = (tally.outcomes[outcome] ?? 0) + 1;
       const failing = outcome === '5xx' || outcome === 'uncoded4xx' || outcome === 'hang' || outcome === 'networkError';
+      if (outcome === 'framework4xx') frameworkStatuses[status] = (frameworkStatuses[status] ?? 0) + 1;
       if (outcome === 'framework4xx' && frameworkExamples.length < 10) frameworkExamples.push(`${key}: ${status} ${detail.slice(0, 100)} ← ${prepared.shown.slice(0, 200)}`);
       if (failing && tally.examples.length < 3) tally.examples.push(`${status} ${detail.slice(0, 120)} ← ${prepared.shown} [${correlationId}, input ${n}]`);
       if (outcome === 'networkError' && !(await alive())) apiDown = true;
@@ -774,6 +778,7 @@ async function main() {
       answers5xx: count('5xx'),
       uncoded4xx: count('uncoded4xx'),
       frameworkAnswersNotCoded: count('framework4xx'),
+      frameworkAnswersByStatus: frameworkStatuses,
       hangs: count('hang'),
       failingOperations: failingOperations.length ? failingOperations.join(' | ') : 'none',
       frameworkAnswersByOperation: frameworkOperations.length ? frameworkOperations.join(' | ') : 'none',
