@@ -220,6 +220,21 @@ describe('calls refused by a route guard', () => {
     expect(entries[0].values?.refusedBy).toBeUndefined();
   });
 
+  it('records a call whose path holds a NUL (%00), refused by a guard or by its handler', async () => {
+    // The log's jsonb cannot hold the character: the entry was lost, so such a call left no trace.
+    const byGuard = await call('PUT', '/api/facilities/%00/settings/mfa', { token: facilityUser, body: { isMfaEnabled: true } });
+    expectRefused(byGuard, 403);
+    const [guardEntry] = await oneEntryOf(byGuard.correlationId);
+    expect(guardEntry).toMatchObject({ main_action: 'Facility.UpdateMfa', success: false, status_code: 403, path: '/api/facilities/%00/settings/mfa' });
+    expect(guardEntry.values).toMatchObject({ id: '\ufffd', refusedBy: 'Ability' });
+
+    const byHandler = await call('PUT', '/api/facilities/1%00/settings/mfa', { token: itpAdmin, body: { isMfaEnabled: true } });
+    expectRefused(byHandler, 404);
+    const [handlerEntry] = await oneEntryOf(byHandler.correlationId);
+    expect(handlerEntry).toMatchObject({ main_action: 'Facility.UpdateMfa', success: false, status_code: 404 });
+    expect(handlerEntry.values).toMatchObject({ id: '1\ufffd' });
+  });
+
   it('does not record calls without a valid token (401)', async () => {
     const res = await call('POST', '/api/facilities', { token: 'not-a-token', body: {} });
     expectRefused(res, 401);

@@ -2,7 +2,7 @@ import { SCHEMAS, UserType } from '@crisis/forms';
 import { api } from '../support/api';
 import { dataFingerprint, db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
-import { listRoutes, type RouteInfo } from './openapi-routes';
+import { listRoutes, type RouteInfo } from '../support/openapi-routes';
 
 /**
  * Bad input on every endpoint that takes a body: missing fields, wrong types, over-long text and

@@ -114,6 +114,36 @@ describe('case records', () => {
     expect(await dataFingerprint()).toEqual(before);
   });
 
+  it('vitals: a temperature or respiration rate the record cannot hold (≥ 9999.95) is a coded 400, not a 500; 9999.9 is kept', async () => {
+    const c = await newCase();
+    // The columns hold one decimal below 10,000: 10000 (once the schema's maximum) and 9999.99 round past it.
+    for (const body of [
+      { submittedOn: now(), bodyTemperature: 10000 },
+      { submittedOn: now(), respirationRate: 9999.99 },
+      { submittedOn: now(), respirationRate: 9999.999999999985 },
+    ]) {
+      const res = await api('POST', `/api/cases/${c.id}/vitals`, { token: facility, body });
+      expect([JSON.stringify(body), res.status, res.error?.code]).toEqual([JSON.stringify(body), 400, 'INV']);
+    }
+    const kept = await api('POST', `/api/cases/${c.id}/vitals`, { token: facility, body: { submittedOn: now(), bodyTemperature: 9999.9, respirationRate: 9999.9 } });
+    expect(kept.status).toBe(201);
+    const { rows } = await db.query('SELECT body_temperature::text AS t, respiration_rate::text AS r FROM vitals WHERE id = $1', [kept.body.id]);
+    expect(rows[0]).toEqual({ t: '9999.9', r: '9999.9' });
+  });
+
+  it('concurrent changes of a case\'s tags and out-of-state choice all succeed: none is a deadlock (500)', async () => {
+    // Each read the case row for share, then updated it: two at once waited on each other.
+    const c = await newCase();
+    const tag = (await db.query('SELECT id FROM patient_tags ORDER BY id LIMIT 1')).rows[0].id;
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      i % 2
+        ? api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: i % 4 === 1 } })
+        : api('PUT', `/api/cases/${c.id}/tags`, { token: itp, body: { tagIds: i % 4 ? [tag] : [] } }),
+    );
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
+
   it('progress notes: ITP admin, user and provider only', async () => {
     const c = await newCase();
     for (const token of [itp, admin, provider]) {

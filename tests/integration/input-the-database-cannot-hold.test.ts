@@ -54,6 +54,27 @@ describe('input the database cannot hold', () => {
     expect(huge.body.code).toBe(ErrorCode.Invalid);
   });
 
+  it('refuses an unpaired surrogate ("\\ud800") in a body at the edge, naming the field, before any guard or handler', async () => {
+    // JSON text may escape half of a surrogate pair; jsonb cannot hold it. Before, the handler ran,
+    // the refusal came late (without the field) and the call left no audit entry at all, even when
+    // a guard had refused it: a way to call the API unrecorded.
+    const tampa = await tampaDivisions();
+    const c = await createCase({ token: facility, facilityId: tampa.facilityId, divisionId: tampa.edId, providerId: null });
+    const cancel = await audited('PUT', `/api/requests/${c.requestId}/cancel`, { token: facility, body: '{"reason":"left \\ud800"}' });
+    expect([cancel.status, cancel.body.code]).toEqual([400, ErrorCode.Invalid]);
+    expect(cancel.body.fields).toEqual([expect.objectContaining({ field: 'reason', key: 'invalidCharacter' })]);
+    expect((await db.query('SELECT status FROM requests WHERE id = $1', [c.requestId])).rows[0].status).toBe('New');
+
+    // The facility user may not create tags: the body is refused before the guard is asked.
+    const tag = await api('POST', '/api/patient-tags', { token: facility, body: '{"name":"\\udc00 tag"}' });
+    expect([tag.status, tag.body.code, tag.body.fields?.[0]?.field]).toEqual([400, ErrorCode.Invalid, 'name']);
+    const key = await api('POST', '/api/patient-tags', { token: coordinator, body: '{"name":"Tag","\\ud83d":1}' });
+    expect([key.status, key.body.fields?.[0]?.key]).toEqual([400, 'invalidCharacter']);
+    // A whole pair is an ordinary character (an emoji).
+    const pair = await api('POST', `/api/cases/${c.id}/notes`, { token: facility, body: '{"note":"on the way \\ud83d\\ude91"}' });
+    expect(pair.status).toBe(201);
+  });
+
   it('keeps a patient\'s SSN and date of birth out of the audit log: it shows that they were given', async () => {
     const tampa = await tampaDivisions();
     const res = await audited('POST', '/api/cases', {

@@ -23,6 +23,25 @@ export function redact(body: unknown): unknown {
   return body;
 }
 
+/** A NUL, or half a surrogate pair: PostgreSQL's jsonb holds neither. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The value with every such character (in strings and keys) replaced by U+FFFD. Bodies are checked
+ * at the edge, but route parameters are not (a path may hold %00): an entry that cannot be written
+ * would leave the call unrecorded, and a guard's refusal would be invisible in the log.
+ */
+export function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
+  if (Array.isArray(value)) return value.map(storable);
+  if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k.replace(UNSTORABLE, '\ufffd')] = storable(v);
+    return out;
+  }
+  return value;
+}
+
 export interface AuditRecord {
   mainAction: string;
   kind: string;
@@ -57,8 +76,8 @@ export class AuditService {
       path: r.path ?? null,
       statusCode: r.statusCode ?? null,
       correlationId: r.correlationId ?? null,
-      body: r.body === undefined ? null : redact(r.body),
-      values: r.values ?? null,
+      body: r.body === undefined ? null : storable(redact(r.body)),
+      values: r.values ? storable(r.values) : null,
     });
   }
 }

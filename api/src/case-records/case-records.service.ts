@@ -68,11 +68,16 @@ export class CaseRecordsService {
     return c;
   }
 
-  /** For a write: the case in scope and not closed (409 INV.CASE.IS.CLOSED). */
-  async openForWrite(user: UserContext, caseId: number): Promise<CaseRef> {
+  /**
+   * For a write: the case in scope and not closed (409 INV.CASE.IS.CLOSED). `updatesCase`: the write
+   * then changes the case row itself, so the row is locked for that update at once — two writers
+   * holding it for share, each waiting to update it, would deadlock.
+   */
+  async openForWrite(user: UserContext, caseId: number, updatesCase = false): Promise<CaseRef> {
     const c = await this.open(user, caseId);
     // Lock the row so a concurrent close is seen before the write commits.
-    const [row] = await select<{ status: string }>(this.sequelize, 'SELECT status FROM cases WHERE id = $1 FOR SHARE', [caseId]);
+    const lock = updatesCase ? 'FOR NO KEY UPDATE' : 'FOR SHARE';
+    const [row] = await select<{ status: string }>(this.sequelize, `SELECT status FROM cases WHERE id = $1 ${lock}`, [caseId]);
     if (row.status === CaseStatus.Closed) throw caseIsClosed();
     return c;
   }
@@ -332,7 +337,7 @@ export class CaseRecordsService {
   }
 
   async setTags(user: UserContext, caseId: number, tagIds: number[]) {
-    await this.openForWrite(user, caseId);
+    await this.openForWrite(user, caseId, true);
     const found = await select<{ id: number }>(this.sequelize, 'SELECT id FROM patient_tags WHERE id = ANY($1::int[])', [tagIds]);
     const missing = tagIds.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw invalid([{ field: 'tagIds', key: 'invalid', message: `Unknown tag ${missing.join(', ')}` }]);
@@ -348,7 +353,7 @@ export class CaseRecordsService {
   }
 
   async setIncludeOutOfState(user: UserContext, caseId: number, includeOutOfState: boolean) {
-    await this.openForWrite(user, caseId);
+    await this.openForWrite(user, caseId, true);
     await this.writer.updateDetails(caseId, { includeOutOfStateFacilities: includeOutOfState });
     auditValues({ includeOutOfState });
     return { includeOutOfStateFacilities: includeOutOfState };

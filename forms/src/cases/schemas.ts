@@ -596,9 +596,13 @@ export interface VitalsInput {
   respirationRate?: number | null;
 }
 
-/** Upper bounds the spec does not give, kept so absurd values fail validation rather than the database. */
+/**
+ * Upper bounds the spec does not give, kept so absurd values fail validation rather than the
+ * database: smallint, and numeric(5, 1) (one decimal below 10,000: a value rounding past 9999.9
+ * does not fit).
+ */
 const positiveInteger = { type: ['integer', 'null'], minimum: 1, maximum: 32767 } as const;
-const positiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 10000 } as const;
+const positiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 9999.9 } as const;
 
 export const vitalsSchema = objectSchema('vitals', ['submittedOn'], {
   submittedOn: dateTime,
