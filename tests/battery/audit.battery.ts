@@ -19,6 +19,7 @@
 import { UserType } from '@crisis/forms';
 import { randomUUID } from 'crypto';
 import { api, API_URL, eventually, type ApiResponse } from '../support/api';
+import { answerEverything } from '../support/cases';
 import { tamperWithAuditLog } from '../support/audit-tamper';
 import { db } from '../support/db';
 import { signIn, signInAs } from '../support/oidc-client';
@@ -198,9 +199,12 @@ async function facilitiesAndSettings(t: Tokens, box: Sandbox) {
   const spare = ok('spare tag', await call('POST', '/api/patient-tags', { token, body: { name: `Audit ${RUN} Spare` } })).id;
   await call('DELETE', `/api/patient-tags/${spare}`, { token });
 
-  const claim = ok('claim', await call('POST', '/api/claims', { token, body: { objectType: 'Facility', objectId: f } }));
-  await call('PUT', `/api/claims/${claim.id}/extend`, { token, body: { extendBy: 60 } });
-  await call('PUT', `/api/claims/${claim.id}/release`, { token });
+  // A questionnaire: created, edited (a new version), cloned, the clone removed.
+  const items = [{ type: 'text', name: 'reason', label: 'Reason for referral', required: true, kind: 'general' }];
+  const questionnaire = ok('evaluation form', await call('POST', '/api/evaluation-forms', { token, body: { name: `Audit ${RUN} Form`, options: { items } } }));
+  await call('PUT', `/api/evaluation-forms/${questionnaire.id}`, { token, body: { name: `Audit ${RUN} Form edited`, options: { items } } });
+  const copy = ok('evaluation form clone', await call('POST', `/api/evaluation-forms/${questionnaire.id}/clone`, { token }));
+  await call('DELETE', `/api/evaluation-forms/${copy.id}`, { token });
 }
 
 /** A case's records: source, patient, vitals, notes, tags, medical information, insurance, files. */
@@ -221,6 +225,7 @@ async function caseRecords(t: Tokens, box: Sandbox) {
   await call('PUT', `/api/cases/${itpCase}/include-out-of-state`, { token, body: { includeOutOfState: true } });
   // Medical information is edited under a claim (spec 03 §7).
   const claim = ok('medical information claim', await call('POST', '/api/claims', { token, body: { objectType: 'CaseMedicalInformation', objectId: itpCase, extendBy: 120 } }));
+  await call('PUT', `/api/claims/${claim.id}/extend`, { token, body: { extendBy: 60 } });
   await call('PUT', `/api/cases/${itpCase}/medical-information`, { token, body: { homicidalOrSuicidalIdeations: false, violentBehavior: 'None', confirmed: true } });
   await call('PUT', `/api/claims/${claim.id}/release`, { token });
 
@@ -263,12 +268,27 @@ async function requestsAndStatus(t: Tokens, box: Sandbox) {
   await call('POST', `/api/cases/${other.id}/reopen`, { token: t.itpUser });
 }
 
+/** The provider answers the evaluation (every required question) and saves it; returns what completion needs. */
+async function evaluated(token: string, requestId: number) {
+  const view = ok('evaluation', await api('GET', `/api/requests/${requestId}/evaluation`, { token }));
+  const diagnosis = (await db.query('SELECT code FROM diagnoses ORDER BY code LIMIT 1')).rows[0].code;
+  const billing = view.showBillingCode ? (await db.query('SELECT id FROM billing_codes WHERE is_active ORDER BY id LIMIT 1')).rows.map((r) => r.id) : [];
+  const saved = ok('evaluation save', await call('PUT', `/api/requests/${requestId}/evaluation`, {
+    token,
+    body: {
+      version: view.version, primaryDiagnosisId: diagnosis, billingCodes: billing, mainRecommendation: 'MentalHealthInpatient',
+      recommendationCriteria: ['HighAcuity'], answers: answerEverything(view.form.items, view.answers),
+    },
+  }));
+  return { sourceDivisionId: saved.sourceDivisionId, version: saved.version };
+}
+
 /** Evaluation, a status change undone, placement (tasks, claims, calls, undo), acceptance confirmed and taken back. */
 async function placementAndClosing(t: Tokens, box: Sandbox) {
   const [itpCase] = box.caseIds;
   const [itpRequest] = box.requestIds;
   for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    ok(step, await call('PUT', `/api/requests/${itpRequest}/${step}`, { token: t.provider }));
+    ok(step, await call('PUT', `/api/requests/${itpRequest}/${step}`, { token: t.provider, body: step === 'evaluation/complete' ? await evaluated(t.provider, itpRequest) : undefined }));
   const contacting = { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation: 'MentalHealthInpatient', criteria: [], includeOutOfStateFacilities: false };
   ok('contacting', await call('PUT', `/api/cases/${itpCase}/status`, { token: t.itpUser, body: contacting }));
   // A manual change can be undone once.
