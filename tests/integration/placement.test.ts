@@ -83,6 +83,27 @@ describe('placement', () => {
     await release(winner.body.claimId, winner === a ? coordinator : admin);
   });
 
+  it('refuses a second claim with a coded 409 naming the holder, whose name need not be ASCII', async () => {
+    // The holder's name was in the error's message, which goes out in the x-error header: a name
+    // beyond Latin-1 (Vietnamese, Polish, Japanese…) made the answer a 500 instead of the refusal.
+    const me = (await api('GET', '/api/user/context', { token: coordinator })).body;
+    const profile = (await api('GET', `/api/user/profile/${me.id}`, { token: coordinator })).body;
+    const rename = (firstName: string, lastName: string) =>
+      put(`/api/user/profile/${me.id}`, { firstName, lastName, phone: profile.phone, jobTitle: profile.jobTitle ?? null });
+    expect((await rename('Nguyễn', 'Łukasz 田中')).status).toBe(200);
+    try {
+      await contactingCase();
+      const held = await claim(coordinator);
+      expect(held.status).toBe(200);
+      const second = await claim(admin);
+      expect([second.status, second.error?.code]).toEqual([409, 'INV.DIVISION.ALREADY.CLAIMED']);
+      expect(second.body.payload).toMatchObject({ divisionId: sunriseAdult, claimedByName: 'Nguyễn Łukasz 田中' });
+      await release(held.body.claimId);
+    } finally {
+      await rename(profile.firstName, profile.lastName);
+    }
+  });
+
   it('releases a lease that is not renewed: the next submit is refused as overdue', async () => {
     const caseId = await contactingCase();
     const c = await claim();

@@ -147,8 +147,9 @@ export class PlacementService {
     } catch (err) {
       if (err instanceof CodedError && err.code === ErrorCode.ObjectAlreadyClaimed) {
         const p = (err.payload ?? {}) as { subjectId?: number; subjectName?: string };
-        throw new CodedError(ErrorCode.DivisionAlreadyClaimed, { divisionId, claimedByName: p.subjectName, claimedById: p.subjectId }, undefined,
-          `The task is already claimed by ${p.subjectName ?? 'another user'}`);
+        // The holder is named in the payload (the calls card shows it), not in the message: the
+        // message travels in the x-error header, where a name beyond Latin-1 is not allowed.
+        throw new CodedError(ErrorCode.DivisionAlreadyClaimed, { divisionId, claimedByName: p.subjectName, claimedById: p.subjectId });
       }
       throw err;
     }
