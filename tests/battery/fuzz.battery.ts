@@ -13,7 +13,7 @@
  *   answers5xx / uncoded4xx / hangs      must be 0 (the checks); failingOperations names where not
  *   frameworkAnswersNotCoded             4xx answered by Fastify or Node itself (414 parameter too
  *                                        long, 431 URL too long, 400 bad URL), without our coded body:
- *                                        counted, not failed (ALLOW_UNCODED_FRAMEWORK_ANSWERS)
+ *                                        must be 0 (ALLOW_UNCODED_FRAMEWORK_ANSWERS is false)
  *   answers.oversizeCutOff               uploads over the 21 MB limit whose connection the server closed
  *                                        before the client read its 413: the limit working, not failed
  *   constrainedOperations                operations whose inputs are bounded so that the fuzz leaves
@@ -46,11 +46,11 @@ const BODY_LIMIT = 21 * 1024 * 1024;
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 /**
- * Fastify's own 404/413/414 answers (unknown route, body or URL too long) do not carry our coded
- * body yet; that is being fixed in api/src/main.ts and error.filter.ts. Until then they are counted
- * apart ("frameworkAnswersNotCoded") and do not fail the battery. Set to false once fixed.
+ * Fastify's and Node's own refusals (414 parameter too long, 431 URL too long, 400 bad URL) carry
+ * the coded body since api/src/main.ts codes them: one without it fails the battery. (true would
+ * count them apart instead.)
  */
-const ALLOW_UNCODED_FRAMEWORK_ANSWERS = true;
+const ALLOW_UNCODED_FRAMEWORK_ANSWERS = false;
 
 // ------------------------------------------------------------------------------------------------
 // Who sends

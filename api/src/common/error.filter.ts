@@ -30,12 +30,17 @@ export function codedStatus(status: number): { status: number; body: CodedErrorB
   return { status: code === ErrorCode.Unexpected ? 500 : status, body: { code, defaultMessage: DEFAULT_MESSAGES[code] } };
 }
 
+/** JSON with every character beyond ASCII escaped (`\u0141`): the same value once parsed. */
+export const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** The headers of a coded answer (spec 03 §8): the x-error JSON and the correlation id. */
 export function codedErrorHeaders(body: CodedErrorBody, correlationId: string): Record<string, string> {
   return {
     [CORRELATION_ID_HEADER]: correlationId,
-    // Header values must be ASCII: the payload may hold names, so it is URI-encoded inside the JSON.
-    [ERROR_HEADER]: JSON.stringify({ code: body.code, defaultMessage: body.defaultMessage, payload: encodePayload(body.payload) }),
+    // Header values must be ASCII: the payload may hold names, so it is URI-encoded inside the JSON,
+    // and any other character beyond ASCII (a name in a message) is a JSON \u escape.
+    [ERROR_HEADER]: asciiJson({ code: body.code, defaultMessage: body.defaultMessage, payload: encodePayload(body.payload) }),
   };
 }
 
