@@ -20,7 +20,6 @@ import { DEMO_PASSWORD, signIn } from './support';
 const SHOTS = '/tmp/shots-evaluation';
 const tokenOf = async (email: string) => (await signInApi({ email, password: DEMO_PASSWORD })).accessToken;
 
-test.afterAll(() => db.end());
 
 async function pickOption(page: Page, selectTestId: string, name: string | RegExp) {
   await page.getByTestId(selectTestId).click();

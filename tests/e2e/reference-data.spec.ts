@@ -16,7 +16,6 @@ async function signIn(page: Page, path: string) {
 
 const RUN = Date.now().toString(36).toUpperCase();
 
-test.afterAll(() => db.end());
 
 test('the ITP admin creates and removes a patient tag, then creates a billing code', async ({ page }) => {
   await signIn(page, '/patient-tags');

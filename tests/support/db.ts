@@ -1,7 +1,11 @@
 import { Pool } from 'pg';
 
-/** Direct access to the test database, to check what a call did (or did not) change. */
-export const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 3 });
+/**
+ * Direct access to the test database, to check what a call did (or did not) change. One pool per
+ * process, shared by every suite file a runner loads into it: no file ends it (Playwright runs
+ * the files one after another in one worker); idle, it lets the process exit.
+ */
+export const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 3, allowExitOnIdle: true });
 
 /** Tables that are logs, sessions, leases or one-time tokens rather than the product's data. */
 const NOT_DATA = new Set([
