@@ -22,7 +22,7 @@ import {
   isSignInPage,
   pageError,
   readSignInCode,
-  signIn,
+  signInOnce,
   signInAs,
   startSignIn,
   type Page,
@@ -92,7 +92,7 @@ async function attempt(address: string, email: string, password: string): Promis
   return browser.submit(page, { email, password });
 }
 
-const signInFrom = (address: string, user: NewUser) => signIn({ email: user.email, password: user.password, browser: new BrowserAt(address) });
+const signInFrom = (address: string, user: NewUser) => signInOnce({ email: user.email, password: user.password, browser: new BrowserAt(address) });
 
 /** A password sign-in of an MFA user from `address`, up to the code page. */
 async function toCodePage(address: string, user: NewUser) {
