@@ -86,7 +86,8 @@ describe('evaluations', () => {
     const { requestId } = await startedRequest();
     const first = await save(requestId, { version: 0, answers: { si: 'yes' } });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ version: 1, answers: { si: 'yes' } });
+    expect(first.body).toEqual({ requestId, version: 1 });
+    expect((await view(requestId)).body).toMatchObject({ version: 1, answers: { si: 'yes' } });
     const wrong = await save(requestId, { version: 1, answers: { si: 'perhaps' } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ code: ErrorCode.EvaluationCannotBeSaved, fields: [expect.objectContaining({ field: 'answers.si' })] });
@@ -152,7 +153,7 @@ describe('evaluations', () => {
     expect(confirmed.status).toBe(200);
     // Not held up by its own transaction until the command deadline (15 s).
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(confirmed.body).toMatchObject({ mainRecommendation: 'IntensiveOutpatient', recommendationCriteria: ['MentalHealth'] });
+    expect((await view(requestId)).body).toMatchObject({ mainRecommendation: 'IntensiveOutpatient', recommendationCriteria: ['MentalHealth'] });
     const c = (await db.query('SELECT main_recommendation, criteria FROM cases WHERE id = $1', [caseId])).rows[0];
     expect(c).toEqual({ main_recommendation: 'IntensiveOutpatient', criteria: ['MentalHealth'] });
     const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log`, { token: provider });

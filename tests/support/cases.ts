@@ -88,7 +88,7 @@ export async function fillEvaluation(providerToken: string, requestId: number, c
     },
   });
   if (saved.status !== 200) throw new Error(`evaluation save: ${saved.status} ${JSON.stringify(saved.body)}`);
-  return { sourceDivisionId: saved.body.sourceDivisionId as number, version: saved.body.version as number };
+  return { sourceDivisionId: view.body.sourceDivisionId as number, version: saved.body.version as number };
 }
 
 /** The provider opens the request, starts, fills and completes the evaluation: the case waits on a decision. */

@@ -1,7 +1,7 @@
 import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, type EvaluationBillingCode, type EvaluationSaveInput, type EvaluationView, type UserContext } from '@crisis/forms';
+import { ErrorCode, type EvaluationBillingCode, type EvaluationSaveInput, type EvaluationSaved, type EvaluationView, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { CommandRoute } from '../cases/command-route';
 import { ApiSchemaBody } from '../common/openapi';
@@ -26,8 +26,9 @@ export class EvaluationsController {
 
   @Route('PUT', ':id/evaluation', 'access', 'ProviderCases', 'Request.SaveEvaluation')
   @ApiSchemaBody('evaluationSave')
+  @ApiOkResponse({ description: 'The new version of the evaluation, which the next save must carry', schema: { type: 'object', properties: { requestId: { type: 'integer' }, version: { type: 'integer' } } } })
   @ApiConflictResponse({ description: `${ErrorCode.EvaluationStale}: saved from another window; ${ErrorCode.MedicalInformationConfirmationRequired}: the recommendation changes while contacting` })
-  save(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('evaluationSave')) body: EvaluationSaveInput): Promise<EvaluationView> {
+  save(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('evaluationSave')) body: EvaluationSaveInput): Promise<EvaluationSaved> {
     return this.evaluations.save(user, id, body);
   }
 

@@ -17,13 +17,14 @@ import {
   type Answers,
   type EvaluationBillingCode,
   type EvaluationSaveInput,
+  type EvaluationSaved,
   type EvaluationView,
   type QuestionAnswer,
   type QuestionnaireItem,
   type UserContext,
 } from '@crisis/forms';
 import { CaseCommandsService } from '../cases/case-commands.service';
-import { CasesService } from '../cases/cases.service';
+import { caseScopeSql } from '../cases/case-scope';
 import { forbidden, notFound } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
@@ -44,6 +45,8 @@ interface Context {
   saved: boolean;
   formId: number | null;
   formVersion: number | null;
+  formName: string | null;
+  formIsDefault: boolean | null;
   version: number;
   answers: QuestionAnswer[];
   primaryDiagnosis: string | null;
@@ -65,6 +68,13 @@ interface Form {
   items: QuestionnaireItem[];
 }
 
+/**
+ * The items of form versions, by `id:version`. A version is never changed once written (an edit makes
+ * a new one), so a process may keep them: an autosave then reads no questionnaire from the database.
+ */
+const formVersionItems = new Map<string, QuestionnaireItem[]>();
+const FORM_VERSION_CACHE_SIZE = 200;
+
 /** The default form a request falls back to when its facility chose none (spec 02 §9). */
 const FALLBACK_FORM = 'Default Assessment Form- Including Crisis Services';
 const COMPLETED = 'Completed';
@@ -82,7 +92,6 @@ const EDITABLE_REQUEST_STATUSES = ['InProgress', COMPLETED];
 export class EvaluationsService {
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
-    private readonly cases: CasesService,
     private readonly commands: CaseCommandsService,
   ) {}
 
@@ -92,7 +101,7 @@ export class EvaluationsService {
     return this.toView(user, ctx, form);
   }
 
-  async save(user: UserContext, requestId: number, body: EvaluationSaveInput): Promise<EvaluationView> {
+  async save(user: UserContext, requestId: number, body: EvaluationSaveInput): Promise<EvaluationSaved> {
     const ctx = await this.context(user, requestId);
     this.assertProvider(user, ctx);
     const form = await this.formOf(ctx);
@@ -120,8 +129,7 @@ export class EvaluationsService {
         criteria: body.recommendationCriteria ?? [],
         note: body.recommendationNote ?? null,
       });
-    await this.write(user, ctx, form, body, editing);
-    return this.view(user, requestId);
+    return { requestId, version: await this.write(user, ctx, form, body, editing) };
   }
 
   /** Validates everything, stores the final answers, then completes the request through the case workflow. */
@@ -179,8 +187,11 @@ export class EvaluationsService {
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
 
+  /** The request, its case and its evaluation, with the case-scope rule of the user, in one query. */
   private async context(user: UserContext, requestId: number): Promise<Context> {
-    const [ctx] = await select<Context>(
+    const bind: unknown[] = [requestId];
+    const scope = caseScopeSql(user, bind);
+    const [ctx] = await select<Context & { visible: boolean }>(
       this.sequelize,
       `SELECT r.id AS "requestId", r.case_id AS "caseId", r.type AS "requestType", r.status AS "requestStatus",
               r.evaluation_provider_id AS "providerId", c.status AS "caseStatus", c.source_facility_id AS "sourceFacilityId",
@@ -189,15 +200,17 @@ export class EvaluationsService {
               coalesce(e.version, 0) AS version, coalesce(e.answers, '[]') AS answers, e.primary_diagnosis AS "primaryDiagnosis",
               coalesce(e.secondary_diagnoses, '{}') AS "secondaryDiagnoses", coalesce(e.billing_code_ids, '{}') AS "billingCodeIds",
               e.main_recommendation AS "mainRecommendation", coalesce(e.criteria, '{}') AS criteria, e.recommendation_note AS "recommendationNote",
-              e.reason_for_edit AS "reasonForEdit", e.modified_at AS "modifiedAt", e.completed_at AS "completedAt"
+              e.reason_for_edit AS "reasonForEdit", e.modified_at AS "modifiedAt", e.completed_at AS "completedAt",
+              ef.name AS "formName", ef.is_default AS "formIsDefault", (${scope}) AS visible
          FROM requests r JOIN cases c ON c.id = r.case_id
          LEFT JOIN divisions d ON d.id = c.source_division_id
          LEFT JOIN evaluations e ON e.request_id = r.id
+         LEFT JOIN evaluation_forms ef ON ef.id = e.evaluation_form_id
         WHERE r.id = $1`,
-      [requestId],
+      bind,
     );
     if (!ctx) throw notFound();
-    await this.cases.findInScope(user, ctx.caseId);
+    if (!ctx.visible) throw forbidden();
     // A provider sees only the requests assigned to him (spec 01 §6).
     if (user.role === UserType.ItpProvider && ctx.providerId !== user.id) throw forbidden();
     return ctx;
@@ -205,26 +218,36 @@ export class EvaluationsService {
 
   /** The form version the evaluation was answered on; before the first save, the one its facility chose. */
   private async formOf(ctx: Context): Promise<Form> {
-    if (ctx.formId && ctx.formVersion) {
-      const [form] = await select<Form>(
-        this.sequelize,
-        `SELECT f.id, f.name, f.is_default AS "isDefault", v.version, v.items
-           FROM evaluation_form_versions v JOIN evaluation_forms f ON f.id = v.evaluation_form_id
-          WHERE v.evaluation_form_id = $1 AND v.version = $2`,
-        [ctx.formId, ctx.formVersion],
-      );
-      if (form) return form;
+    if (ctx.formId && ctx.formVersion && ctx.formName !== null) {
+      const items = await this.formVersionItems(ctx.formId, ctx.formVersion);
+      if (items) return { id: ctx.formId, name: ctx.formName, isDefault: !!ctx.formIsDefault, version: ctx.formVersion, items };
     }
-    const [form] = await select<Form>(
+    const [form] = await select<Omit<Form, 'items'>>(
       this.sequelize,
-      `SELECT f.id, f.name, f.is_default AS "isDefault", f.version, f.items FROM evaluation_forms f
+      `SELECT f.id, f.name, f.is_default AS "isDefault", f.version FROM evaluation_forms f
          LEFT JOIN facility_evaluation_forms fe ON fe.evaluation_form_id = f.id AND fe.facility_id = $1 AND fe.request_type = $2
         WHERE f.removed_at IS NULL AND (fe.id IS NOT NULL OR lower(f.name) = lower($3))
         ORDER BY fe.id IS NULL, f.id LIMIT 1`,
       [ctx.sourceFacilityId, ctx.requestType, FALLBACK_FORM],
     );
-    if (!form) throw notFound();
-    return form;
+    const items = form && (await this.formVersionItems(form.id, form.version));
+    if (!form || !items) throw notFound();
+    return { ...form, items };
+  }
+
+  private async formVersionItems(formId: number, version: number): Promise<QuestionnaireItem[] | undefined> {
+    const key = `${formId}:${version}`;
+    const cached = formVersionItems.get(key);
+    if (cached) return cached;
+    const [row] = await select<{ items: QuestionnaireItem[] }>(
+      this.sequelize,
+      'SELECT items FROM evaluation_form_versions WHERE evaluation_form_id = $1 AND version = $2',
+      [formId, version],
+    );
+    if (!row) return undefined;
+    if (formVersionItems.size >= FORM_VERSION_CACHE_SIZE) formVersionItems.delete(formVersionItems.keys().next().value!);
+    formVersionItems.set(key, row.items);
+    return row.items;
   }
 
   private rulesOf(ctx: Context, form: Form, editing: boolean) {
@@ -253,15 +276,19 @@ export class EvaluationsService {
   /** Diagnoses and billing codes must exist; billing codes must fit the division and request type. */
   private async checkReferences(body: EvaluationSaveInput, problems: { field: string; key: string; message: string }[]) {
     const codes = [body.primaryDiagnosisId, ...(body.secondaryDiagnoses ?? [])].filter((c): c is string => !!c);
-    if (codes.length) {
-      const found = new Set((await select<{ code: string }>(this.sequelize, 'SELECT code FROM diagnoses WHERE code = ANY($1::text[])', [codes])).map((r) => r.code));
-      if (body.primaryDiagnosisId && !found.has(body.primaryDiagnosisId)) problems.push({ field: 'primaryDiagnosisId', key: 'notFound', message: 'No such diagnosis' });
-      if ((body.secondaryDiagnoses ?? []).some((c) => !found.has(c))) problems.push({ field: 'secondaryDiagnoses', key: 'notFound', message: 'No such diagnosis' });
-    }
-    if (body.billingCodes?.length) {
-      const [{ n }] = await select<{ n: number }>(this.sequelize, 'SELECT count(*)::int AS n FROM billing_codes WHERE id = ANY($1::int[]) AND is_active', [body.billingCodes]);
-      if (n !== body.billingCodes.length) problems.push({ field: 'billingCodes', key: 'notFound', message: 'No such billing code' });
-    }
+    const billingCodes = body.billingCodes ?? [];
+    if (!codes.length && !billingCodes.length) return;
+    // One round trip for both look-ups: an autosave carries them every time.
+    const [found] = await select<{ diagnoses: string[]; billingCodes: number }>(
+      this.sequelize,
+      `SELECT ARRAY(SELECT code FROM diagnoses WHERE code = ANY($1::text[])) AS diagnoses,
+              (SELECT count(*)::int FROM billing_codes WHERE id = ANY($2::int[]) AND is_active) AS "billingCodes"`,
+      [codes, billingCodes],
+    );
+    const diagnoses = new Set(found.diagnoses);
+    if (body.primaryDiagnosisId && !diagnoses.has(body.primaryDiagnosisId)) problems.push({ field: 'primaryDiagnosisId', key: 'notFound', message: 'No such diagnosis' });
+    if ((body.secondaryDiagnoses ?? []).some((c) => !diagnoses.has(c))) problems.push({ field: 'secondaryDiagnoses', key: 'notFound', message: 'No such diagnosis' });
+    if (found.billingCodes !== billingCodes.length) problems.push({ field: 'billingCodes', key: 'notFound', message: 'No such billing code' });
   }
 
   private async toView(user: UserContext, ctx: Context, form: Form): Promise<EvaluationView> {
@@ -317,7 +344,8 @@ export class EvaluationsService {
 
   // ── writing ────────────────────────────────────────────────────────────────────────────────
 
-  private async write(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, editing: boolean) {
+  /** Stores the answers when the stored version is still the one the screen loaded; returns the new version. */
+  private async write(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, editing: boolean): Promise<number> {
     const answers = answersToList(form.items, visibleAnswers(form.items, body.answers ?? {}));
     const values = [
       ctx.requestId,
@@ -336,7 +364,7 @@ export class EvaluationsService {
     ];
     // The version the screen loaded must still be the stored one: a save from an older screen is refused.
     const rows = ctx.saved
-      ? await select(
+      ? await select<{ version: number }>(
           this.sequelize,
           `UPDATE evaluations SET primary_diagnosis = $4, secondary_diagnoses = $5, main_recommendation = $6, criteria = $7,
                   recommendation_note = $8, answers = $9, billing_code_ids = $10, reason_for_edit = coalesce($11, reason_for_edit),
@@ -344,7 +372,7 @@ export class EvaluationsService {
             WHERE request_id = $1 AND evaluation_form_id = $2 AND evaluation_form_version = $3 AND version = $13 RETURNING version`,
           values,
         )
-      : await select(
+      : await select<{ version: number }>(
           this.sequelize,
           `INSERT INTO evaluations (request_id, evaluation_form_id, evaluation_form_version, primary_diagnosis, secondary_diagnoses,
                                     main_recommendation, criteria, recommendation_note, answers, billing_code_ids, reason_for_edit, updated_by, version)
@@ -355,6 +383,7 @@ export class EvaluationsService {
     if (!rows.length) throw new CodedError(ErrorCode.EvaluationStale);
     if (editing) await this.logEdit(user, ctx, form, body, answers);
     auditValues({ requestId: ctx.requestId, caseId: ctx.caseId, evaluationFormId: form.id, formVersion: form.version, editing });
+    return rows[0].version;
   }
 
   /** An edit after completion leaves one change-log row per changed field, with the reason. */

@@ -149,6 +149,12 @@ export const evaluationCompleteSchema = objectSchema('evaluationComplete', ['sou
 });
 
 /** GET /api/requests/{id}/evaluation: everything the evaluation screen shows. */
+/** What a save answers: the version the next save must carry (the screen keeps its own values). */
+export interface EvaluationSaved {
+  requestId: number;
+  version: number;
+}
+
 export interface EvaluationView {
   requestId: number;
   caseId: number;

@@ -1,4 +1,4 @@
-import type { CaseState, EvaluationBillingCode, EvaluationChangeLogRow, EvaluationFormRecord, EvaluationSaveInput, EvaluationView } from '@crisis/forms';
+import type { CaseState, EvaluationBillingCode, EvaluationChangeLogRow, EvaluationFormRecord, EvaluationSaveInput, EvaluationSaved, EvaluationView } from '@crisis/forms';
 import { enc, http } from './http';
 
 const request = (id: number) => `/api/requests/${id}`;
@@ -6,8 +6,8 @@ const request = (id: number) => `/api/requests/${id}`;
 /** The evaluation screen and the form editor's calls that are not CRUD (spec 02 §7 Requests, Evaluation forms). */
 export const evaluationMethods = {
   evaluation: (requestId: number) => http.get<EvaluationView>(`${request(requestId)}/evaluation`),
-  /** Autosave (new mode) and save (edit mode); answers the view with its new version. */
-  saveEvaluation: (requestId: number, body: EvaluationSaveInput) => http.put<EvaluationView>(`${request(requestId)}/evaluation`, body),
+  /** Autosave (new mode) and save (edit mode); answers the new version. */
+  saveEvaluation: (requestId: number, body: EvaluationSaveInput) => http.put<EvaluationSaved>(`${request(requestId)}/evaluation`, body),
   completeEvaluation: (requestId: number, body: { sourceDivisionId: number; version: number }) =>
     http.put<{ state: CaseState }>(`${request(requestId)}/evaluation/complete`, body),
   evaluationChangeLog: (requestId: number, page: number, perPage: number) =>
