@@ -8,6 +8,12 @@ const TITLES: Record<string, string> = {
   [ErrorCode.DeactivateFacilityWithActiveDivisions]: 'The facility has active divisions',
   [ErrorCode.DeactivateDivisionWithActiveCases]: 'The division has active cases',
   [ErrorCode.DeactivateDivisionWithCredentialedProviders]: 'The division has credentialed providers',
+  [ErrorCode.RemoveProviderFromDivisionsWithPendingRequests]: 'The provider has pending requests',
+};
+
+/** What the dialog says under its title; a deactivation unless named here. */
+const MESSAGES: Record<string, string> = {
+  [ErrorCode.RemoveProviderFromDivisionsWithPendingRequests]: 'He cannot be removed from these divisions while his requests there are pending:',
 };
 
 const decode = (v: unknown): string => {
@@ -19,10 +25,10 @@ const decode = (v: unknown): string => {
   }
 };
 
-/** A deactivation refused by the server (spec 03 §8) as an info dialog listing what blocks it; else null. */
+/** A deactivation or removal refused by the server (spec 03 §8) as an info dialog listing what blocks it; else null. */
 export function blockedActionDialog(error: unknown): InfoDialogContent | null {
   if (!isCodedError(error) || !TITLES[error.code]) return null;
   const payload = error.payload;
   const items = Array.isArray(payload) ? payload.map(decode) : payload == null ? [] : [decode(payload)];
-  return { title: TITLES[error.code], message: 'It cannot be deactivated while these remain:', items };
+  return { title: TITLES[error.code], message: MESSAGES[error.code] ?? 'It cannot be deactivated while these remain:', items };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { CodedError, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
+import { ACTIVE_REQUEST_STATUSES, CodedError, DivisionType, ErrorCode, UserType, type CredentialedProviderRecord, type ProviderChoice } from '@crisis/forms';
 import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
@@ -37,13 +37,26 @@ const RECORD_SQL = `
     FROM credentialed_providers cp JOIN users u ON u.id = cp.provider_id`;
 
 /**
- * The named hook of spec 03 §4: "removing a provider from divisions with pending requests is
- * blocked". There are no requests yet; when they exist this refuses with the decoded division
- * names as payload (an info dialog in the UI).
+ * Spec 03 §4: removing a provider from divisions where he has pending requests is refused, with the
+ * division names as payload (an info dialog in the UI). Pending: an active request (spec 01 §3) of a
+ * case whose source division is one of them.
  */
-export async function assertNoPendingRequests(_sequelize: Sequelize, _providerId: number, divisionIds: number[]): Promise<void> {
+export async function assertNoPendingRequests(sequelize: Sequelize, providerId: number, divisionIds: number[]): Promise<void> {
   if (divisionIds.length === 0) return;
-  // Requests are not built yet: nothing can be pending.
+  const divisions = await sequelize.query<{ name: string }>(
+    `SELECT d.name FROM divisions d
+      WHERE d.id = ANY($2::int[])
+        AND EXISTS (SELECT 1 FROM requests r JOIN cases c ON c.id = r.case_id
+                     WHERE r.evaluation_provider_id = $1 AND r.status = ANY($3::text[]) AND c.source_division_id = d.id)
+      ORDER BY lower(d.name), d.id`,
+    { bind: [providerId, divisionIds, ACTIVE_REQUEST_STATUSES], type: QueryTypes.SELECT },
+  );
+  if (divisions.length)
+    throw new CodedError(
+      ErrorCode.RemoveProviderFromDivisionsWithPendingRequests,
+      divisions.map((d) => d.name),
+      [{ field: 'divisionsIds', key: 'pendingRequests', message: 'The provider has pending requests in these divisions' }],
+    );
 }
 
 /**

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Op, Sequelize, UniqueConstraintError, type Order, type WhereOptions } from 'sequelize';
 import {
   AGE_BANDS,
+  CodedError,
   DEFAULT_DIVISION_SCORE,
+  ErrorCode,
   DivisionType,
   criteriaAllowedFor,
   type DivisionLookup,
@@ -12,6 +14,7 @@ import {
 import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
+import { activeCasePatients } from './active-cases';
 import { Division, type AcceptedPatients } from './division.model';
 import { escapeLike } from './facility-list.query';
 import { Facility } from './facility.model';
@@ -177,8 +180,15 @@ export class DivisionsService {
       throw invalid([{ field: fixed, key: 'readOnly', message: 'The division subtype cannot be changed' }]);
     const values = divisionColumns(body);
     await this.assertUnique(facilityId, values.name, divisionId);
-    // Division deactivation guard (spec 03 §4, §5): no credentialed providers.
-    if (division.isActive && !values.isActive) await assertDivisionHasNoCredentialedProviders(Division.sequelize as never, divisionId);
+    // Division deactivation guards (spec 03 §4, §5): no credentialed providers, no open case.
+    if (division.isActive && !values.isActive) {
+      await assertDivisionHasNoCredentialedProviders(Division.sequelize as never, divisionId);
+      const patients = await activeCasePatients(Division.sequelize as never, { divisionId });
+      if (patients.length)
+        throw new CodedError(ErrorCode.DeactivateDivisionWithActiveCases, patients, [
+          { field: 'isActive', key: 'deactivateWithActiveCases', message: 'The division has active cases' },
+        ]);
+    }
     await this.saving(() => division.update(values));
     auditValues({ divisionName: division.name, isActive: division.isActive });
     return toDivisionRecord(division);

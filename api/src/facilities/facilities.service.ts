@@ -6,6 +6,7 @@ import { CodedError, ErrorCode, type FacilityRecord } from '@crisis/forms';
 import { notFound, notUnique } from '../common/coded-error';
 import { preparedRead } from '../common/prepared-read';
 import { auditValues } from '../common/request-context';
+import { activeCasePatients } from './active-cases';
 import type { ListQuery } from '../common/list-query';
 import { Facility } from './facility.model';
 import {
@@ -137,7 +138,7 @@ export class FacilitiesService {
     }
   }
 
-  /** Deactivation guards (spec 03 §4, §5): no active divisions, no group organization using it. */
+  /** Deactivation guards (spec 03 §4, §5): no active divisions, no group organization using it, no open case. */
   private async assertCanDeactivate(id: number) {
     const [active] = await this.sequelize.query<{ names: string[] | null }>(
       'SELECT array_agg(name ORDER BY lower(name)) AS names FROM divisions WHERE facility_id = $1 AND is_active',
@@ -160,5 +161,10 @@ export class FacilitiesService {
         groups.map((g) => g.name),
         [{ field: 'isActive', key: 'deactivateWithGroups', message: 'The facility belongs to group organizations' }],
       );
+    const patients = await activeCasePatients(this.sequelize, { facilityId: id });
+    if (patients.length)
+      throw new CodedError(ErrorCode.DeactivateFacilityWithActiveCases, patients, [
+        { field: 'isActive', key: 'deactivateWithActiveCases', message: 'The facility has active cases' },
+      ]);
   }
 }
