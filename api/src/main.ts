@@ -9,7 +9,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Pool } from 'pg';
-import { CORRELATION_ID_HEADER, CodedError, ERROR_HEADER, ErrorCode, TOKEN_REVOKED_HEADER, storableProblems } from '@crisis/forms';
+import { CORRELATION_ID_HEADER, CodedError, ERROR_HEADER, ErrorCode, TOKEN_REVOKED_HEADER, setInternationalPhones, storableProblems } from '@crisis/forms';
 import { AppModule } from './app.module';
 import { config } from './config';
 import { codedErrorHeaders, codedStatus, sendCodedError } from './common/error.filter';
@@ -32,6 +32,7 @@ function correlationIdOf(headers: Record<string, string | string[] | undefined>)
 const security = securityHeaders(config.publicUrl, { allowEval: true });
 
 async function bootstrap() {
+  setInternationalPhones(config.internationalPhones);
   const adapter = new FastifyAdapter({
     // X-Forwarded-For only from the configured proxies (TRUSTED_PROXIES): nobody else picks his address.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './normalize';
 export * from './password';
 export * from './format';
+export * from './phone';
 export * from './schemas';
 export * from './validation';
 export * from './abilities';

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AGE_BANDS, DivisionType, criteriaAllowedFor, type ReferringType } from './enums';
 import type { FieldError } from './errors';
+import { isAcceptedPhone, toStoredPhone } from './phone';
 import { billingCodeListFilterSchema, billingCodeSchema, groupOrganizationListFilterSchema, groupOrganizationRules, groupOrganizationSchema, patientTagListFilterSchema, patientTagSchema, payerInsuranceQueryRules, payerInsuranceQuerySchema, payerListFilterSchema, payerSchema } from './schemas/reference';
 import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
 import { changePasswordSchema } from './schemas/auth';
@@ -184,7 +185,8 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
   maximum: (e) => `Must be at most ${(e.params as any).limit}`,
   additionalProperties: (e) => `Unknown field ${(e.params as any).additionalProperty}`,
   exclusiveMinimum: (e) => `Must be greater than ${(e.params as any).limit}`,
-  format: (e) => ((e.params as any).format === 'date' || (e.params as any).format === 'date-time' ? 'Invalid date' : 'Invalid format'),
+  format: (e) =>
+    (e.params as any).format === 'date' || (e.params as any).format === 'date-time' ? 'Invalid date' : (e.params as any).format === 'phone' ? 'Invalid phone number' : 'Invalid format',
   uniqueItems: () => 'Values must be unique',
   maxItems: (e) => `At most ${(e.params as any).limit} items`,
 };
@@ -207,6 +209,8 @@ function getValidator(name: SchemaName): ValidateFunction {
   if (!ajv) {
     ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, $data: true, verbose: true });
     addFormats(ajv);
+    // Read at each check: the policy (international numbers allowed or not) is an application setting.
+    ajv.addFormat('phone', { type: 'string', validate: (v: string) => isAcceptedPhone(v) });
   }
   let v = compiled.get(name);
   if (!v) {
@@ -236,5 +240,24 @@ export function validate(name: SchemaName, data: unknown): FieldError[] {
   }
   // anyOf branches and rules repeat the same problem; keep the first per field and key.
   const seen = new Set<string>();
-  return [...schemaErrors, ...ruleErrors].filter((e) => (seen.has(e.field + e.key) ? false : (seen.add(e.field + e.key), true)));
+  const errors = [...schemaErrors, ...ruleErrors].filter((e) => (seen.has(e.field + e.key) ? false : (seen.add(e.field + e.key), true)));
+  if (!errors.length) storePhones(SCHEMAS[name].schema, data);
+  return errors;
+}
+
+/** Rewrites, in place, every phone of valid data to its stored form (E.164), following the schema. */
+function storePhones(schema: unknown, data: unknown): void {
+  if (!schema || typeof schema !== 'object' || !data || typeof data !== 'object') return;
+  const s = schema as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  if (Array.isArray(data)) {
+    for (const item of data) storePhones(s.items, item);
+    return;
+  }
+  const record = data as Record<string, unknown>;
+  for (const [key, sub] of Object.entries(s.properties ?? {})) {
+    const value = record[key];
+    if ((sub as { format?: string }).format === 'phone' && typeof value === 'string') record[key] = toStoredPhone(value);
+    else storePhones(sub, value);
+  }
+  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) storePhones(branch, data);
 }

@@ -109,7 +109,7 @@ describe('facilities', () => {
         isGeoPositionManually: true,
         address: { streetLine: '100 Test St', city: 'Tampa', state: 'FL', zipCode: '33602', county: 'Hillsborough County', apartmentNumber: null },
         geoPosition: { latitude: 27.95, longitude: -82.46 },
-        contacts: { phone1: '(813) 555-0190', phone1Ext: '12', fax1: '+18135550191' },
+        contacts: { phone1: '+18135550190', phone1Ext: '12', fax1: '+18135550191' }, // stored in E.164
         divisionTypes: [],
         hasActiveSourceDivision: false,
         hasActiveReferringDivision: false,

@@ -22,6 +22,8 @@ beforeAll(async () => {
 afterAll(() => db.end());
 
 const PHONE = '(813) 555-0199';
+/** How the phone is stored and answered (E.164). */
+const STORED_PHONE = '+18135550199';
 const start = (token: string, body: unknown) => api('POST', '/api/user/sms-notifications-receiving/start', { token, body });
 const context = async (token: string) => (await api('GET', '/api/user/context', { token })).body;
 
@@ -38,11 +40,11 @@ describe('SMS notification settings', () => {
 
     const ok = await start(itpUser, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 12 });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ phone: PHONE, alwaysReceive: false, isReceiving: true });
+    expect(ok.body).toMatchObject({ phone: STORED_PHONE, alwaysReceive: false, isReceiving: true });
     const hours = (new Date(ok.body.receiveUntil).getTime() - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(11.9);
     expect(hours).toBeLessThanOrEqual(12);
-    expect((await context(itpUser)).smsNotifications).toMatchObject({ isReceiving: true, phone: PHONE });
+    expect((await context(itpUser)).smsNotifications).toMatchObject({ isReceiving: true, phone: STORED_PHONE });
 
     expect((await start(provider, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 25 })).status).toBe(400);
     expect((await start(provider, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 24 })).status).toBe(200);
@@ -51,7 +53,7 @@ describe('SMS notification settings', () => {
   it('stops, keeping the phone; always-on; facility users may not', async () => {
     const stop = await api('POST', '/api/user/sms-notifications-receiving/stop', { token: itpUser });
     expect(stop.status).toBe(200);
-    expect(stop.body).toEqual({ phone: PHONE, alwaysReceive: false, receiveUntil: null, isReceiving: false });
+    expect(stop.body).toEqual({ phone: STORED_PHONE, alwaysReceive: false, receiveUntil: null, isReceiving: false });
     expect((await context(itpUser)).smsNotifications.isReceiving).toBe(false);
     const always = await start(admin, { phone: PHONE, type: 'Always' });
     expect(always.body).toMatchObject({ alwaysReceive: true, receiveUntil: null, isReceiving: true });

@@ -1,4 +1,4 @@
-import type { AppSettings } from '@crisis/forms';
+import { setInternationalPhones, type AppSettings } from '@crisis/forms';
 
 /** Test hooks: timings may be shortened with localStorage.setItem('idleLogoutMs', ...). */
 function overrideNumber(key: string, fallback: number): number {
@@ -12,6 +12,7 @@ export async function loadSettings(): Promise<AppSettings> {
   const res = await fetch('/api/settings', { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`Could not load the application settings (HTTP ${res.status})`);
   const settings = (await res.json()) as AppSettings;
+  setInternationalPhones(settings.internationalPhones);
   return {
     ...settings,
     idleLogoutMs: overrideNumber('idleLogoutMs', settings.idleLogoutMs),

@@ -81,8 +81,8 @@ describe('patient', () => {
       ['address.state', 'enum'],
       ['address.zipCode', 'pattern'],
       ['gender', 'enum'],
-      ['outpatientProviderPhone', 'pattern'],
-      ['phone', 'pattern'],
+      ['outpatientProviderPhone', 'format'],
+      ['phone', 'format'],
     ]));
   it('accepts zip+4 and a blank phone', () => expect(v('patient', patient({ phone: '  ', address: { ...address(), zipCode: '33602-1234' } }))).toEqual([]));
   it('refuses unknown fields', () => expect(fk('patient', patient({ foo: 1 }))).toEqual([['foo', 'additionalProperties']]));
@@ -140,10 +140,10 @@ describe('insurance', () => {
       ),
     ).toEqual([
       ['groupId', 'maxLength'],
-      ['patientPhone', 'pattern'],
+      ['patientPhone', 'format'],
       ['payerId', 'type'],
       ['relationToInsured', 'enum'],
-      ['responsibleParty.contactPhoneNumber', 'pattern'],
+      ['responsibleParty.contactPhoneNumber', 'format'],
       ['responsibleParty.dateOfBirth', 'future'],
       ['responsibleParty.firstName', 'maxLength'],
       ['responsibleParty.role', 'enum'],
@@ -198,7 +198,7 @@ describe('caseCreate', () => {
   });
   it('checks enums and the phone', () =>
     expect(fk('caseCreate', create({ notificationSendingMethod: 'Fax', requestType: 'Surgery', contactPhoneNumber: '555' }))).toEqual([
-      ['contactPhoneNumber', 'pattern'],
+      ['contactPhoneNumber', 'format'],
       ['notificationSendingMethod', 'enum'],
       ['requestType', 'enum'],
     ]));
@@ -238,7 +238,7 @@ describe('caseSourceDetails', () => {
   it('checks texts, ids and phone', () =>
     expect(fk('caseSourceDetails', { ...ok, sourceDivisionId: 0, attendingProvider: 'x'.repeat(256), contactPhoneNumber: 'call me' })).toEqual([
       ['attendingProvider', 'maxLength'],
-      ['contactPhoneNumber', 'pattern'],
+      ['contactPhoneNumber', 'format'],
       ['sourceDivisionId', 'minimum'],
     ]));
 });

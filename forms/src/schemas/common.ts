@@ -5,9 +5,9 @@ export const mediumText = { type: 'string', maxLength: TEXT_MEDIUM } as const;
 export const largeText = { type: 'string', maxLength: TEXT_LARGE } as const;
 export const optionalMediumText = { type: ['string', 'null'], maxLength: TEXT_MEDIUM } as const;
 export const optionalLargeText = { type: ['string', 'null'], maxLength: TEXT_LARGE } as const;
-export const US_PHONE_PATTERN = '^\\+?1?[\\s.-]*\\(?\\d{3}\\)?[\\s.-]*\\d{3}[\\s.-]*\\d{4}$';
-export const phone = { type: 'string', maxLength: TEXT_MEDIUM, pattern: US_PHONE_PATTERN } as const;
-export const optionalPhone = { type: ['string', 'null'], maxLength: TEXT_MEDIUM, pattern: US_PHONE_PATTERN } as const;
+/** A phone number (forms/src/phone.ts): US format, international when the setting allows; stored in E.164. */
+export const phone = { type: 'string', maxLength: TEXT_MEDIUM, format: 'phone' } as const;
+export const optionalPhone = { type: ['string', 'null'], maxLength: TEXT_MEDIUM, format: 'phone' } as const;
 export const optionalExtension = { type: ['string', 'null'], maxLength: 10, pattern: '^\\d+$' } as const;
 export const ZIP_PATTERN = '^\\d{5}(-?\\d{4})?$';
 export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
