@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { USER_IMPORT_TEMPLATE_FILE } from '@crisis/forms';
 import { getAccessToken } from '../auth/userManager';
 import { httpClient } from '../data/httpClient';
@@ -22,8 +23,14 @@ export const avatarApi = {
   store: (file: File) => uploadFile<{ avatar: string }>('/api/user/avatar', file),
 };
 
-/** Object URLs of fetched avatars, by reference (references are immutable: a new image gets a new one). */
-const cache = new Map<string, Promise<string | null>>();
+/**
+ * Object URLs of fetched avatars, by reference (references are immutable: a new image gets a new
+ * one). Bounded: an evicted image's object URL is released.
+ */
+const cache = new LRUCache<string, Promise<string | null>>({
+  max: 500,
+  dispose: (url) => void url.then((u) => u && URL.revokeObjectURL(u)),
+});
 
 /** GET /api/avatar/{reference} with the bearer token, as an object URL (null when missing). */
 export function avatarUrl(reference: string): Promise<string | null> {

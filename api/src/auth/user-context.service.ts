@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
@@ -24,9 +25,9 @@ export interface LoadedUser {
 /** Builds the user context (GET /api/user/context) with one query, and caches it for a few seconds. */
 @Injectable()
 export class UserContextService {
-  private cache = new Map<number, { at: number; value: LoadedUser | null }>();
-  /** Short, so a change made on another replica (deactivation, new role) shows within seconds. */
+  /** Short-lived, so a change made on another replica (deactivation, new role) shows within seconds; bounded. */
   private static readonly TTL_MS = 3000;
+  private cache = new LRUCache<number, { value: LoadedUser | null }>({ max: 10_000, ttl: UserContextService.TTL_MS });
 
   constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
 
@@ -36,9 +37,9 @@ export class UserContextService {
 
   async load(userId: number): Promise<LoadedUser | null> {
     const hit = this.cache.get(userId);
-    if (hit && Date.now() - hit.at < UserContextService.TTL_MS) return hit.value;
+    if (hit) return hit.value;
     const value = await this.query(userId);
-    this.cache.set(userId, { at: Date.now(), value });
+    this.cache.set(userId, { value });
     return value;
   }
 

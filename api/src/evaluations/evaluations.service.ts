@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
@@ -72,8 +73,7 @@ interface Form {
  * The items of form versions, by `id:version`. A version is never changed once written (an edit makes
  * a new one), so a process may keep them: an autosave then reads no questionnaire from the database.
  */
-const formVersionItems = new Map<string, QuestionnaireItem[]>();
-const FORM_VERSION_CACHE_SIZE = 200;
+const formVersionItems = new LRUCache<string, QuestionnaireItem[]>({ max: 200 });
 
 /** The default form a request falls back to when its facility chose none (spec 02 §9). */
 const FALLBACK_FORM = 'Default Assessment Form- Including Crisis Services';
@@ -245,7 +245,6 @@ export class EvaluationsService {
       [formId, version],
     );
     if (!row) return undefined;
-    if (formVersionItems.size >= FORM_VERSION_CACHE_SIZE) formVersionItems.delete(formVersionItems.keys().next().value!);
     formVersionItems.set(key, row.items);
     return row.items;
   }

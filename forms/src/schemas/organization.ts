@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { FieldError } from '../errors';
 import { id, mediumText, objectSchema } from './common';
 
@@ -33,33 +34,27 @@ export interface ItpOrganizationRecord {
 
 /* ---------- IP allow-list ---------- */
 
-const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4_WITH_MASK = new RegExp(`^${OCTET}(\\.${OCTET}){3}(\\/(3[0-2]|[12]?\\d))?$`);
-
-/** A comma-separated list of IPv4 addresses, each with an optional /0–32 mask. Blank entries are not allowed. */
+/** A comma-separated list of IPv4 addresses, each with an optional /0–32 mask (spec 03 §5). Blank entries are not allowed. */
 export function parseIpList(list: string): string[] | null {
   const entries = list.split(',').map((e) => e.trim());
-  if (entries.length === 0 || entries.some((e) => !IPV4_WITH_MASK.test(e))) return null;
+  if (entries.length === 0 || entries.some((e) => !ipv4Range(e))) return null;
   return entries;
 }
 
-function ipv4ToInt(ip: string): number {
-  return ip.split('.').reduce((acc, o) => ((acc << 8) | Number(o)) >>> 0, 0);
+/** "a.b.c.d" or "a.b.c.d/n" in four-part decimal (ipaddr.js would also take "10.1" or octal). */
+function ipv4Range(entry: string): [ipaddr.IPv4, number] | null {
+  const [addr, mask, ...rest] = entry.split('/');
+  if (rest.length || !ipaddr.IPv4.isValidFourPartDecimal(addr) || (mask !== undefined && !/^(3[0-2]|[12]?\d)$/.test(mask))) return null;
+  return [ipaddr.IPv4.parse(addr), mask === undefined ? 32 : Number(mask)];
 }
 
 /** A matcher for a valid list (see parseIpList); an IPv4-mapped IPv6 client address (::ffff:a.b.c.d) counts as IPv4. */
 export function ipListMatcher(entries: string[]): (clientIp: string) => boolean {
-  const ranges = entries.map((e) => {
-    const [addr, maskText] = e.split('/');
-    const bits = maskText === undefined ? 32 : Number(maskText);
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return { net: (ipv4ToInt(addr) & mask) >>> 0, mask };
-  });
+  const ranges = entries.map(ipv4Range).filter((r): r is [ipaddr.IPv4, number] => r !== null);
   return (clientIp: string) => {
-    const ip = clientIp.startsWith('::ffff:') ? clientIp.slice(7) : clientIp;
-    if (!IPV4_WITH_MASK.test(ip) || ip.includes('/')) return false;
-    const n = ipv4ToInt(ip);
-    return ranges.some((r) => ((n & r.mask) >>> 0) === r.net);
+    if (!ipaddr.isValid(clientIp)) return false;
+    const ip = ipaddr.process(clientIp);
+    return ip.kind() === 'ipv4' && ranges.some((range) => (ip as ipaddr.IPv4).match(range));
   };
 }
 
