@@ -20,6 +20,9 @@ const mmss = (ms: number) => {
 /**
  * Auto-logout (spec 03 §2, §9): after idleLogoutMs without activity in any tab the user is logged
  * out; idleWarningMs before that a dialog counts down (every 50 ms) and offers to stay or leave.
+ * The tabs share one last-activity time in localStorage. Not react-idle-timer's cross-tab mode: it
+ * logs out only once every registered tab reports idle, and a tab that goes without `beforeunload`
+ * (discarded by a tablet's OS, crashed) stays registered as active, so no tab would ever log out.
  */
 export function IdleLogout() {
   const { settings } = useSession();
