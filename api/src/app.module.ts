@@ -1,3 +1,4 @@
+import { LoggingModule } from './logging/logging.module';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { SequelizeModule } from '@nestjs/sequelize';
@@ -42,6 +43,7 @@ import { AddressModule } from './address/address.module';
 
 @Module({
   imports: [
+    LoggingModule,
     DatabaseModule,
     SequelizeModule.forFeature([User, UserDivision, Facility, Division, ItpOrganization, GroupOrganization, AuditEntry, OutboxMessage]),
     CoreModule,

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'http';
 import type { Socket } from 'net';
 import path from 'path';
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -68,9 +69,10 @@ async function bootstrap() {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
     bodyParser: false,
-    // Warnings and errors; LOG_LEVEL=verbose adds Nest's start-up lines (the route table).
-    logger: process.env.LOG_LEVEL === 'verbose' ? ['error', 'warn', 'log'] : ['error', 'warn'],
+    // Nest's lines wait for the pino logger (logging/logging.module.ts).
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   app.enableCors({ origin: config.corsOrigins, credentials: true, exposedHeaders: EXPOSED_HEADERS });
   app.enableShutdownHooks();
 
