@@ -1,4 +1,5 @@
 import { format as formatDate } from 'date-fns';
+import { TZDate } from '@date-fns/tz';
 
 /** Display formats of spec 03 §9. */
 export const DATE_FORMAT = 'MM/dd/yyyy';
@@ -8,6 +9,8 @@ export const formatCaseNumber = (id: number): string => `#${String(id).padStart(
 export const formatPatientNumber = (id: number): string => String(id).padStart(5, '0');
 export const formatDay = (d: Date | string | number): string => formatDate(new Date(d), DATE_FORMAT);
 export const formatDateTime = (d: Date | string | number): string => formatDate(new Date(d), DATE_TIME_FORMAT);
+/** A date and time as seen in an IANA time zone (exports made on the server for a browser's zone). */
+export const formatDateTimeIn = (d: Date | string | number, timeZone: string): string => formatDate(new TZDate(new Date(d).getTime(), timeZone), DATE_TIME_FORMAT);
 
 /** Zip shown as 5 digits plus optional 4. */
 export function formatZip(zip: string | null | undefined): string {

@@ -5,7 +5,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { stringify } from 'csv-stringify';
-import { flattenValues, type AppAbility, type AuditLogEntryDetail, type AuditLogFilter, type AuditLogRecord, type AuditLogSortField } from '@crisis/forms';
+import { flattenValues, formatDateTimeIn, type AppAbility, type AuditLogEntryDetail, type AuditLogFilter, type AuditLogRecord, type AuditLogSortField } from '@crisis/forms';
 import { assertCan } from '../auth/abilities.guard';
 import { forbidden, notFound } from '../common/coded-error';
 import { auditLogCountSql, auditLogPageSql, mainActionsSql, AUDIT_LOG_COLUMNS, type AuditLogScope } from './audit-log.query';
@@ -47,13 +47,9 @@ export function auditScope(ability: AppAbility): AuditLogScope {
 }
 
 /** MM/dd/yyyy hh:mm aa in the given IANA time zone. */
+/** MM/dd/yyyy hh:mm AM in the caller's time zone (spec 03 §9). */
 export function formatPerformedAt(d: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: true })
-      .formatToParts(d)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.month}/${parts.day}/${parts.year} ${parts.hour}:${parts.minute} ${String(parts.dayPeriod).toUpperCase()}`;
+  return formatDateTimeIn(d, timeZone);
 }
 
 const toRecord = (r: any): AuditLogRecord => ({ ...r, id: Number(r.id), performedAt: new Date(r.performedAt).toISOString() });
