@@ -26,6 +26,10 @@ describe('case formats (spec 01 §9)', () => {
     [0, '0s'],
     [-5, '0s'],
     [999, '0s'],
+    [31 * d, '1mo 13h'],
+    [40 * d + 5 * h, '1mo 9d'],
+    [400 * d, '1y 1mo'],
+    [2 * 365.2425 * d + 3 * h, '2y 3h'],
   ])('durationTwoUnits(%d) = %s', (ms, out) => expect(durationTwoUnits(ms)).toBe(out));
 
   it('recency classes', () => {

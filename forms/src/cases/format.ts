@@ -20,14 +20,19 @@ export function capitalizeName<T extends string | null | undefined>(name: T): T 
     .replace(/(^|[\s'\-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toLocaleUpperCase()) as T;
 }
 
+/** A month and a year as spec 03 §9 counts them: 43,829.1 and 525,949.2 minutes (average lengths). */
+const MONTH_MS = 43_829.1 * 60_000;
+const YEAR_MS = 525_949.2 * 60_000;
 const UNITS: Array<[string, number]> = [
+  ['y', YEAR_MS],
+  ['mo', MONTH_MS],
   ['d', 86_400_000],
   ['h', 3_600_000],
   ['m', 60_000],
   ['s', 1_000],
 ];
 
-/** A duration as its two largest non-zero units: '2d 3h', '5h 12m', '45s' (spec 01 §9); '0s' below a second. */
+/** A duration as its two largest non-zero units: '1y 2mo', '1mo 9d', '2d 3h', '5h 12m', '45s' (spec 01 §9, 03 §9); '0s' below a second. */
 export function durationTwoUnits(ms: number | null | undefined): string {
   let rest = Math.max(0, Math.floor(Number(ms) || 0));
   const parts: string[] = [];
