@@ -55,6 +55,9 @@ test.describe.serial('case creation', () => {
     await page.getByTestId('patient-phone').locator('input').fill('8135550123');
     await page.getByTestId('patient-veteran').locator('input').check();
     await expect(page.getByTestId('patient-ssn')).toBeVisible();
+    // The SSN is formatted 3-2-4 as it is typed (spec 03 §5).
+    await page.getByTestId('patient-ssn').locator('input').pressSequentially('123456789');
+    await expect(page.getByTestId('patient-ssn').locator('input')).toHaveValue('123-45-6789');
     await page.getByTestId('patient-veteran').locator('input').uncheck();
     await expect(page.getByTestId('patient-ssn')).toHaveCount(0);
     await page.getByTestId('patient-homeless').locator('input').check();

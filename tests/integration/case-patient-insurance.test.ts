@@ -112,6 +112,9 @@ describe('case patient, insurances and source details', () => {
       expect(noSsn.body.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'ssn', key: 'required' })]));
       const badSsn = await api('PUT', `/api/cases/${c.id}/patient`, { token: itp, body: { ...c.patient, isVeteran: true, ssn: '666-12-3456' } });
       expect(badSsn.status).toBe(400);
+      expect(badSsn.body.fields).toEqual([expect.objectContaining({ field: 'ssn', key: 'ssnInvalid', message: 'Please enter Valid SSN number' })]);
+      const shortSsn = await api('PUT', `/api/cases/${c.id}/patient`, { token: itp, body: { ...c.patient, isVeteran: true, ssn: '123-45-678' } });
+      expect(shortSsn.body.fields).toEqual([expect.objectContaining({ field: 'ssn', key: 'ssnLength', message: 'The SSN must consist of 9 digits' })]);
       const future = await api('PUT', `/api/cases/${c.id}/patient`, { token: itp, body: { ...c.patient, dateOfBirth: '2999-01-01' } });
       expect(future.status).toBe(400);
       const ok = await api('PUT', `/api/cases/${c.id}/patient`, { token: itp, body: { ...c.patient, isVeteran: true, ssn: '123-45-6789' } });

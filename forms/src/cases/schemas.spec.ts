@@ -1,6 +1,6 @@
 import { normalizeInput } from '../normalize';
 import { validate, type SchemaName } from '../validation';
-import { caseCreateProblems, isValidSsn, medicalInformationProblems, normalizeMedicalInformation, problemsToFieldErrors } from './schemas';
+import { caseCreateProblems, formatSsn, isValidSsn, medicalInformationProblems, normalizeMedicalInformation, problemsToFieldErrors } from './schemas';
 
 const v = (name: SchemaName, data: unknown) => validate(name, normalizeInput(data));
 /** [field, key] of every error, sorted. */
@@ -117,6 +117,15 @@ describe('ssn pattern (spec 01 §5)', () => {
     ['abc-de-fghi', false],
     [' 123-45-6789', false],
   ])('%s → %s', (ssn, ok) => expect(isValidSsn(ssn)).toBe(ok));
+
+  it.each([
+    ['1', '1'],
+    ['1234', '123-4'],
+    ['123456', '123-45-6'],
+    ['123456789', '123-45-6789'],
+    ['123-45-67891', '123-45-6789'],
+    ['12a3', '123'],
+  ])('formats %s as %s while it is typed', (typed, shown) => expect(formatSsn(typed)).toBe(shown));
 });
 
 describe('insurance', () => {

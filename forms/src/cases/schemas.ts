@@ -47,10 +47,18 @@ export const MIN_DATE = '1902-01-01';
 export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 export const MIN_DATE_MESSAGE = 'Date must be on or after 01/01/1902';
 export const FUTURE_DATE_MESSAGE = 'Must not be in the future';
-export const SSN_MESSAGE = 'Invalid SSN';
+/** Spec 03 §5 SSN messages: the count of digits first, then the number itself. */
+export const SSN_LENGTH_MESSAGE = 'The SSN must consist of 9 digits';
+export const SSN_MESSAGE = 'Please enter Valid SSN number';
 /** NNN-NN-NNNN; area not 000, 666 or 9xx; group not 00; serial not 0000 (spec 01 §5). */
 export const SSN_PATTERN = '^(?!000|666|9\\d\\d)\\d{3}-(?!00)\\d{2}-(?!0000)\\d{4}$';
 export const isValidSsn = (v: string | null | undefined): boolean => !!v && new RegExp(SSN_PATTERN).test(v);
+
+/** The SSN as typed, formatted 3-2-4 while it is typed ("1234" → "123-4"); at most 9 digits. */
+export function formatSsn(v: string | null | undefined): string {
+  const d = (v ?? '').replace(/\D/g, '').slice(0, 9);
+  return [d.slice(0, 3), d.slice(3, 5), d.slice(5)].filter(Boolean).join('-');
+}
 export const AT_LEAST_ONE_CHECKBOX_MESSAGE = 'Please check at least one checkbox';
 export const PATIENT_EPIC_ID_REQUIRED = 'Patient EPIC ID or MRN is required';
 export const ENCOUNTER_ID_REQUIRED = 'Patient Encounter ID is required';
@@ -207,12 +215,13 @@ const patientBody = {
 
 export const patientSchema = { $id: 'patient', ...patientBody } as const;
 
-/** Date of birth, and ssn required and valid for veterans (key 'ssnInvalid'). `prefix` for nesting. */
+/** Date of birth, and ssn required and valid for veterans (keys 'ssnLength', 'ssnInvalid'). `prefix` for nesting. */
 export function patientRules(d: any, prefix = ''): FieldError[] {
   if (!isObject(d)) return [];
   const errors = dayRules(d.dateOfBirth, `${prefix}dateOfBirth`);
   if (d.isVeteran === true) {
     if (d.ssn === null || d.ssn === undefined) errors.push({ field: `${prefix}ssn`, key: 'required', message: REQUIRED_MESSAGE });
+    else if (typeof d.ssn === 'string' && d.ssn.replace(/\D/g, '').length !== 9) errors.push({ field: `${prefix}ssn`, key: 'ssnLength', message: SSN_LENGTH_MESSAGE });
     else if (typeof d.ssn === 'string' && !isValidSsn(d.ssn)) errors.push({ field: `${prefix}ssn`, key: 'ssnInvalid', message: SSN_MESSAGE });
   }
   return errors;

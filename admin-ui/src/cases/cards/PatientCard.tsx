@@ -11,6 +11,7 @@ import {
   GENDERS,
   formatDateTime,
   formatPhone,
+  formatSsn,
   lockedPatientFields,
   patientReference,
   type PatientChangeLogRow,
@@ -131,7 +132,7 @@ function PatientFormFields({ locked, patient, onExplain }: { locked: readonly st
         )}
         <BooleanInput source="homeless" label="Homeless" helperText={false} data-testid="pe-homeless" />
       </Stack>
-      {veteran && <TextInput source="ssn" label="SSN *" placeholder="123-45-6789" data-testid="pe-ssn" />}
+      {veteran && <TextInput source="ssn" label="SSN *" placeholder="123-45-6789" parse={formatSsn} data-testid="pe-ssn" />}
       {homeless && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           The patient is homeless.

@@ -1,7 +1,7 @@
 import { Alert, Stack, Typography } from '@mui/material';
 import { BooleanInput, DateInput, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { GENDERS } from '@crisis/forms';
+import { GENDERS, formatSsn } from '@crisis/forms';
 import { PhoneInput } from '../../common/PhoneInput';
 import { AddressFields } from '../../common/AddressFields';
 import { humanize } from '../../common/humanize';
@@ -32,6 +32,7 @@ export function PatientFields() {
           source="patient.ssn"
           label="SSN *"
           placeholder="123-45-6789"
+          parse={formatSsn}
           sx={{ width: { xs: '100%', md: 'calc(33.3% - 11px)' } }}
           data-testid="patient-ssn"
         />
