@@ -1,4 +1,4 @@
-import { Body, Controller, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -148,6 +148,7 @@ export class PatientsController {
   }
 
   @Route('POST', 'merge/records', 'access', 'PatientMerge', 'Patient.Merge')
+  @HttpCode(200)
   @ApiSchemaBody('patientIds')
   @ApiOkResponse({ description: '{ survivorId, mergedIds, moved }: the oldest record survives; cases, files, insurances and history of the others move to it' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
@@ -159,6 +160,7 @@ export class PatientsController {
   }
 
   @Route('POST', 'merge/not-needed', 'access', 'PatientMerge', 'Patient.MergeNotNeeded')
+  @HttpCode(200)
   @ApiSchemaBody('patientIds')
   @ApiOkResponse({ description: '{ patientIds }: the group no longer shows among the duplicates' })
   @ApiBadRequestResponse({ description: 'INV (field patientIds, key allRecordsRequired): every record of the group must be selected' })
