@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Link as MuiLink, Typography } from '@mui/material';
+import { Button, Link as MuiLink, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { AutocompleteArrayInput, Datagrid, FunctionField, List, SearchInput, SelectArrayInput, TopToolbar } from 'react-admin';
 import { GENDERS, US_STATES, type PatientDirectoryRow } from '@crisis/forms';
@@ -32,11 +32,9 @@ const patientFilters = [
 function DuplicatesButton({ onOpen }: { onOpen: () => void }) {
   const { data } = useAppQuery(['patients', 'mergeGroups', 1], (dp) => dp.mergeGroups(1));
   return (
-    <Badge badgeContent={data?.total ?? 0} color="error" max={999} showZero={false}>
-      <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={onOpen} data-testid="patient-view-duplicates" data-count={data?.total ?? ''}>
-        View duplicates{data ? ` (${data.total})` : ''}
-      </Button>
-    </Badge>
+    <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={onOpen} data-testid="patient-view-duplicates" data-count={data?.total ?? ''}>
+      View duplicates{data ? ` (${data.total})` : ''}
+    </Button>
   );
 }
 
