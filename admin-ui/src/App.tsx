@@ -38,12 +38,13 @@ import { AboutPage, TermsPage } from './pages/static/StaticPages';
 import { theme } from './theme';
 import { InsurancePage } from './cases/insurance/InsurancePage';
 import { PatientHistoryPage } from './patients/PatientHistoryPage';
+import { PatientList } from './patients/PatientList';
+import { PatientMergePage } from './patients/PatientMergePage';
 
 /** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
   { path: '/cases/*', gate: '/cases', title: 'Cases' },
   { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
-  { path: '/patients/*', gate: '/patients', title: 'Patients' },
 ];
 
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
@@ -114,6 +115,8 @@ export function App({ session }: { session: Session }) {
                 </Gate>
               }
             />
+            <Route path="/patients" element={<Gate allow={(s) => s.ability.can('list', 'Patient')}><PatientList /></Gate>} />
+            <Route path="/patients/merge" element={<Gate allow={(s) => s.ability.can('access', 'PatientMerge')}><PatientMergePage /></Gate>} />
             <Route
               path="/patients/:id/history"
               element={

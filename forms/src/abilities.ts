@@ -44,6 +44,7 @@ export type Subject =
   | 'SummaryPdf'
   | 'PatientLog'
   | 'PatientHistory'
+  | 'PatientMerge'
   | 'Placement'
   | 'PlacementLog'
   | 'AcceptedCase'
@@ -93,9 +94,13 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
       can('read', 'Case');
       can('access', ['PastCases', 'SmsNotifications']);
+      // Duplicate review and merge: ITP admin only (spec 02 §6, 03 §6 "patient merge").
+      can('access', 'PatientMerge');
       break;
     case UserType.ItpUser:
       can('list', 'User');
+      // The patients page is for ITP users and admins (spec 02 §6); the admin menu entry is the admin's.
+      can('list', 'Patient');
       can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications']);
       can('read', 'Case');
       break;

@@ -47,6 +47,11 @@ export const ERRORS = define({
   },
   'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS': { status: 409, message: 'The provider of this case is not credentialed at the new division' },
   'INV.PATIENT.HAS.ACTIVE.CASE': { status: 409, message: 'An active case exists for this patient: contact the ITP team' },
+  // Patient merge (spec 02 §4, §8)
+  /** The record was merged into another (payload: survivorId, the record to use instead). */
+  'INV.PATIENT.MERGED': { status: 409, message: 'This patient record was merged into another record' },
+  /** More than one of the records to merge has an active case (payload: activeCases, each { caseId, patientId, referenceNumber }). */
+  'INV.MERGE.PATIENTS.WITH.MORE.THAN.ONE.ACTIVE.CASES': { status: 409, message: 'More than one of these records has an active case' },
   // The case lifecycle (spec 01 §4, §8)
   'INV.CASE.IS.CLOSED': { status: 409, message: 'The case is closed' },
   'INV.CASE.NOT.CLOSED': { status: 409, message: 'The case is not closed' },
@@ -109,6 +114,8 @@ export const ErrorCode = {
   UpdateSourceWithActiveRequests: 'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS',
   UpdateCaseWithCredentialedProviders: 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS',
   PatientHasActiveCase: 'INV.PATIENT.HAS.ACTIVE.CASE',
+  PatientMerged: 'INV.PATIENT.MERGED',
+  MergePatientsWithMoreThanOneActiveCases: 'INV.MERGE.PATIENTS.WITH.MORE.THAN.ONE.ACTIVE.CASES',
   CaseIsClosed: 'INV.CASE.IS.CLOSED',
   CaseNotClosed: 'INV.CASE.NOT.CLOSED',
   CaseStatusChanged: 'INV.CASE.STATUS.CHANGED',

@@ -19,3 +19,4 @@ export * from './live';
 export * from './responses';
 export * from './storable';
 export * from './evaluation';
+export * from './patients';

@@ -11,6 +11,7 @@ import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import * as placementSchemas from './placement/schemas';
 import * as evaluationSchemas from './evaluation/schemas';
+import * as patientSchemas from './patients';
 import { profileSchema, setPasswordRules, setPasswordSchema, smsNotificationsStartRules, smsNotificationsStartSchema, userIdsSchema, userListFilterSchema, userRules, userSchema } from './schemas/users';
 import {
   divisionListFilterSchema,
@@ -162,6 +163,10 @@ export const SCHEMAS = {
   patientFileMeta: { schema: caseSchemas.patientFileMetaSchema },
   casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
+  // Patient directory and merge (spec 02 §5): forms/src/patients
+  patientListFilter: { schema: patientSchemas.patientListFilterSchema },
+  mergeRecordsQuery: { schema: patientSchemas.mergeRecordsQuerySchema, rules: (d: any) => caseSchemas.dayRules(d.dateOfBirth, 'dateOfBirth') },
+  patientIds: { schema: patientSchemas.patientIdsSchema },
   // Placement (spec 02 §5): forms/src/placement/schemas.ts
   callLogSubmit: { schema: placementSchemas.callLogSubmitSchema, rules: placementSchemas.callLogSubmitRules },
   callLogDraft: { schema: placementSchemas.callLogDraftSchema },

@@ -15,7 +15,7 @@ export const RESOURCE_ROUTES: Record<string, string> = {
   'billing-codes': '/billing-codes',
   'patient-tags': '/patient-tags',
   'evaluation-forms': '/evaluation-forms',
-  patients: '/patients',
+  // patients: not gated by the Admin entry, the page is also the ITP user's (spec 02 §6); the ability table decides.
   activity: '/activity',
 };
 

@@ -7,6 +7,7 @@ import { caseMethods } from './methods/cases';
 import { evaluationMethods } from './methods/evaluations';
 import { exportMethods } from './methods/exports';
 import { facilityTabMethods } from './methods/facilityTabs';
+import { patientMethods } from './methods/patients';
 import { placementMethods } from './methods/placement';
 import { recordMethods } from './methods/records';
 
@@ -56,6 +57,7 @@ const customMethods = {
   ...placementMethods,
   ...facilityTabMethods,
   ...adminMethods,
+  ...patientMethods,
   setFacilityMfa: (facilityId: number, isMfaEnabled: boolean) =>
     api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
   getOutbox: (channel: OutboxRow['channel']) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Box, Card, CardContent, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { formatDateTime, formatPhone } from '@crisis/forms';
 import { api } from '../data/httpClient';
+import { survivorOf } from './PatientDetailsDialog';
 
 interface HistoryCase {
   id: number;
@@ -39,14 +40,28 @@ export function PatientHistoryPage() {
   const { id } = useParams();
   const [data, setData] = useState<History | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const mergedFrom = (useLocation().state as { mergedFrom?: string } | null)?.mergedFrom;
   useEffect(() => {
-    api.get<History>(`/api/patients/${encodeURIComponent(id ?? '')}/history`).then(setData, (e) => setError((e as Error).message));
-  }, [id]);
+    setData(null);
+    setError(null);
+    api.get<History>(`/api/patients/${encodeURIComponent(id ?? '')}/history`).then(setData, (e) => {
+      // A record merged into another: its history is the survivor's (INV.PATIENT.MERGED).
+      const survivor = survivorOf(e);
+      if (survivor) navigate(`/patients/${survivor}/history`, { replace: true, state: { mergedFrom: id } });
+      else setError((e as Error).message);
+    });
+  }, [id, navigate]);
   if (error) return <Alert severity="error" sx={{ m: 2 }}>{error}</Alert>;
   if (!data) return <CircularProgress sx={{ m: 4 }} />;
   const p = data.patient;
   return (
     <Box sx={{ p: 2 }} data-testid="patient-history-page">
+      {mergedFrom && (
+        <Alert severity="info" sx={{ mb: 1 }} data-testid="patient-history-merged">
+          The record you opened was merged into this one.
+        </Alert>
+      )}
       <Typography variant="h5">
         Patient history: {p.firstName} {p.lastName}
       </Typography>

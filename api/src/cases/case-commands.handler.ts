@@ -13,6 +13,8 @@
  *   unreachable; the workflow adopts the case when its first command starts it.
  * - Plain details written together with other rows of the caller's transaction (source details,
  *   the uninsured flag, the out-of-state choice) go through `updateDetails`.
+ * - A patient merge moves the cases of the merged-away records to the survivor through
+ *   `reassignPatient`, inside the merge's transaction, with a live event per moved case.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
@@ -56,7 +58,7 @@ import type {
 } from '@crisis/workflows';
 import { AuditService } from '../audit/audit.service';
 import { currentTransaction } from '../common/after-commit';
-import { inTransaction, pooledSql, type Sql } from '../db/sql';
+import { connectionOf, inTransaction, pooledSql, type Sql } from '../db/sql';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
 import { caseRepository as repo, type CaseDetails, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
@@ -184,6 +186,19 @@ export class CaseCommandsHandler {
     const id = await repo.createCase(fields);
     const requestId = await repo.insertRequest(id, input.sourceDivisionId, input.actor, request);
     return { id, requestId };
+  }
+
+  /**
+   * Moves the cases of the patients `from` to patient `to` inside the caller's transaction (the
+   * patient merge): each moved case's page hears 'case.updated' once the merge commits.
+   */
+  async reassignPatient(from: number[], to: number): Promise<number[]> {
+    const t = currentTransaction();
+    if (!t) throw new Error('reassignPatient runs inside the request transaction');
+    const db = connectionOf(t);
+    const moved = await repo.reassignPatient(db, from, to);
+    for (const c of moved) await repo.publish(db, LiveRoom.case(c.id), 'case.updated', { caseId: c.id, status: c.status, version: c.version });
+    return moved.map((c) => c.id);
   }
 
   /** Writes plain details of a case inside the caller's transaction (CLS) and bumps updated_at. */

@@ -318,6 +318,19 @@ export const caseRepository = {
     c.status_to_resume = resume;
   },
 
+  /**
+   * Moves every case of the `from` patients to patient `to` (a patient merge): locks them first
+   * (FOR UPDATE: no command of theirs runs meanwhile), then one UPDATE. Returns the moved cases.
+   */
+  async reassignPatient(db: Sql, from: number[], to: number): Promise<Array<{ id: number; status: string; version: number }>> {
+    await db.query('SELECT id FROM cases WHERE patient_id = ANY($1::int[]) ORDER BY id FOR UPDATE', [from]);
+    const { rows } = await db.query<{ id: number; status: string; version: number }>(
+      `UPDATE cases SET patient_id = $2, updated_at = now() WHERE patient_id = ANY($1::int[]) RETURNING id, status, version`,
+      [from, to],
+    );
+    return rows.sort((a, b) => a.id - b.id);
+  },
+
   /** Plain details of a case (no lifecycle rule reads them); bumps updated_at. */
   async updateDetails(caseId: number, details: CaseDetails): Promise<void> {
     await Case.update({ ...details }, { where: { id: caseId } });

@@ -88,6 +88,7 @@ export class CasesService {
          FROM patients p
          LEFT JOIN LATERAL (SELECT id, created_at, status FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
         WHERE lower(p.last_name) = lower($1) AND lower(p.first_name) = lower($2) AND p.date_of_birth = $3::date
+          AND p.merged_into_id IS NULL
         ORDER BY p.id`,
       [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth],
     );
@@ -133,13 +134,16 @@ export class CasesService {
     let patientId = input.patientId ?? null;
     let dateOfBirth: string;
     if (patientId) {
-      const [p] = await select<{ id: number; dob: string; active_case: number | null }>(
+      // FOR SHARE: a merge of this record in flight finishes first, and its mark is then seen here.
+      const [p] = await select<{ id: number; dob: string; active_case: number | null; merged_into_id: number | null }>(
         this.sequelize,
-        `SELECT p.id, p.date_of_birth::text AS dob, (SELECT id FROM cases WHERE patient_id = p.id AND status <> 'Closed' LIMIT 1) AS active_case
-           FROM patients p WHERE p.id = $1`,
+        `SELECT p.id, p.date_of_birth::text AS dob, p.merged_into_id,
+                (SELECT id FROM cases WHERE patient_id = p.id AND status <> 'Closed' LIMIT 1) AS active_case
+           FROM patients p WHERE p.id = $1 FOR SHARE OF p`,
         [patientId],
       );
       if (!p) throw invalid([{ field: 'patientId', key: 'invalid', message: 'Unknown patient' }]);
+      if (p.merged_into_id) throw new CodedError(ErrorCode.PatientMerged, { survivorId: p.merged_into_id });
       if (p.active_case) fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
       dateOfBirth = p.dob;
       if (input.patient) await this.updatePatientFields(patientId, input.patient);

@@ -1,7 +1,15 @@
-import { Body, Controller, Query, Req, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Query, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, type CaseSourceDetailsInput, type PatientInput, type UserContext } from '@crisis/forms';
+import {
+  ErrorCode,
+  MERGE_GROUPS_PAGE_SIZE,
+  type CaseSourceDetailsInput,
+  type PatientIdsInput,
+  type PatientInput,
+  type PatientListFilter,
+  type UserContext,
+} from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditService } from '../audit/audit.service';
 import { readEntry } from '../audit/audited-read';
@@ -10,7 +18,11 @@ import { invalid } from '../common/coded-error';
 import { contentRange, queryValue } from '../common/list-query';
 import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
-import { checkFilter } from '../facilities/list-params';
+import { checkFilter, parseCheckedList } from '../facilities/list-params';
+import { ApiListQuery, ListRoute, sendPage } from '../common/list-route';
+import { parseListQuery } from '../common/list-query';
+import { PATIENT_SORTABLE, PatientDirectoryService } from './patient-directory.service';
+import { PatientMergeService } from './patient-merge.service';
 import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService } from '../cases/cases.service';
 import { CaseSourceService } from './case-source.service';
@@ -89,12 +101,71 @@ export class CasePatientController {
 export class PatientsController {
   constructor(
     private readonly patients: PatientsService,
+    private readonly directory: PatientDirectoryService,
+    private readonly merges: PatientMergeService,
     private readonly audit: AuditService,
   ) {}
 
   /** A read of a patient's record is audited (ARCHITECTURE "Audit"). */
   private async auditRead(action: string, req: FastifyRequest, user: UserContext, patientId: number) {
     await this.audit.record({ ...readEntry(action, req, user), success: true, statusCode: 200, values: { patientId } });
+  }
+
+  @ListRoute('list', 'Patient', {
+    sortable: PATIENT_SORTABLE,
+    filter: 'name (every word part of the first or last name), cities[], states[], ageRanges[] (Child, Adolescent, Adult, Geriatric), genders[], id[]',
+    description: 'The patient directory (spec 02 §2): live records (not merged away) with reference, name, gender, DOB, city/state, source facilities; total in Content-Range',
+  })
+  async list(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const q = parseCheckedList<PatientListFilter>(query, { sortable: PATIENT_SORTABLE, defaultSort: ['name', 'ASC'], schema: 'patientListFilter', maxPage: 100 });
+    const page = await this.directory.list(q);
+    await this.audit.record({ ...readEntry('Patient.List', req, user), success: true, statusCode: 200, values: { filter: q.filter, count: page.rows.length } });
+    return sendPage(reply, 'patients', q, page);
+  }
+
+  @Route('GET', 'merge/groups', 'access', 'PatientMerge')
+  @ApiListQuery(['name'], 'none')
+  @ApiOkResponse({ description: `Duplicate groups (same first name, last name and date of birth) not marked "no merging needed": id, firstName, lastName, dateOfBirth, recordsCount; ${MERGE_GROUPS_PAGE_SIZE} a page, total in Content-Range` })
+  async mergeGroups(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const q = parseListQuery(query, { sortable: ['name'], defaultSort: ['name', 'ASC'], maxPage: MERGE_GROUPS_PAGE_SIZE });
+    return sendPage(reply, 'merge-groups', q, await this.directory.groups(q.offset, q.limit));
+  }
+
+  @Route('GET', 'merge/records', 'access', 'PatientMerge')
+  @ApiQuery({ name: 'firstName', required: true })
+  @ApiQuery({ name: 'lastName', required: true })
+  @ApiQuery({ name: 'dateOfBirth', required: true, description: 'YYYY-MM-DD' })
+  @ApiOkResponse({ description: 'The live records of one duplicate group, oldest first (the first is the one a merge keeps)' })
+  @ApiBadRequestResponse({ description: 'INV: a missing or bad name or date of birth' })
+  async mergeRecords(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @Query() query: Record<string, unknown>) {
+    const q = checkFilter<{ firstName: string; lastName: string; dateOfBirth: string }>(
+      { firstName: queryValue(query.firstName), lastName: queryValue(query.lastName), dateOfBirth: queryValue(query.dateOfBirth) },
+      'mergeRecordsQuery',
+    );
+    const records = await this.directory.records(q);
+    await this.audit.record({ ...readEntry('Patient.MergeRecords', req, user), success: true, statusCode: 200, values: { patientIds: records.map((r) => r.id) } });
+    return records;
+  }
+
+  @Route('POST', 'merge/records', 'access', 'PatientMerge', 'Patient.Merge')
+  @HttpCode(200)
+  @ApiSchemaBody('patientIds')
+  @ApiOkResponse({ description: '{ survivorId, mergedIds, moved }: the oldest record survives; cases, files, insurances and history of the others move to it' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ApiConflictResponse({
+    description: `${ErrorCode.MergePatientsWithMoreThanOneActiveCases} (payload { activeCases }); ${ErrorCode.PatientMerged} (payload { survivorId }) for a record merged earlier`,
+  })
+  merge(@CurrentUser() user: UserContext, @Body(schema('patientIds')) body: PatientIdsInput) {
+    return this.merges.merge(user, body.patientIds);
+  }
+
+  @Route('POST', 'merge/not-needed', 'access', 'PatientMerge', 'Patient.MergeNotNeeded')
+  @HttpCode(200)
+  @ApiSchemaBody('patientIds')
+  @ApiOkResponse({ description: '{ patientIds }: the group no longer shows among the duplicates' })
+  @ApiBadRequestResponse({ description: 'INV (field patientIds, key allRecordsRequired): every record of the group must be selected' })
+  markNotNeeded(@CurrentUser() user: UserContext, @Body(schema('patientIds')) body: PatientIdsInput) {
+    return this.merges.markNotNeeded(user, body.patientIds);
   }
 
   @Route('GET', 'search', 'read', 'CaseSearchResult')
@@ -115,7 +186,9 @@ export class PatientsController {
   @Route('GET', ':id', 'access', 'PatientHistory')
   @ApiOkResponse({ description: 'The patient (spec 01 §3 Patient) with referenceNumber (5 digits), createdIn, sourceFacilities, lastCase, tags' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ApiConflictResponse({ description: `${ErrorCode.PatientMerged} (payload { survivorId }): the record was merged into another` })
   async get(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @IdParam() patientId: number) {
+    await this.directory.assertLive(patientId);
     const patient = await this.patients.get(patientId);
     await this.auditRead('Patient.Read', req, user, patientId);
     return patient;
@@ -124,7 +197,9 @@ export class PatientsController {
   @Route('GET', ':id/history', 'access', 'PatientHistory')
   @ApiOkResponse({ description: '{ patient, cases }: every case of the patient (reference, created, status, source facility and division, outcome), newest first' })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ApiConflictResponse({ description: `${ErrorCode.PatientMerged} (payload { survivorId }): the record was merged into another` })
   async history(@CurrentUser() user: UserContext, @Req() req: FastifyRequest, @IdParam() patientId: number) {
+    await this.directory.assertLive(patientId);
     const history = await this.patients.history(user, patientId);
     await this.auditRead('Patient.History', req, user, patientId);
     return history;
@@ -133,7 +208,9 @@ export class PatientsController {
   @Route('GET', ':id/insurances/last', 'read', 'CaseSearchResult')
   @ApiOkResponse({ description: "The insurances of the patient's latest case, in order" })
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
-  lastInsurances(@IdParam() id: number) {
+  @ApiConflictResponse({ description: `${ErrorCode.PatientMerged} (payload { survivorId })` })
+  async lastInsurances(@IdParam() id: number) {
+    await this.directory.assertLive(id);
     return this.patients.lastInsurances(id);
   }
 }

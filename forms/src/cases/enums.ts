@@ -4,13 +4,19 @@ import { REFERRING_TYPES } from '../enums';
 export const GENDERS = ['Female', 'Male', 'Transgender_Female', 'Transgender_Male'] as const;
 export type Gender = (typeof GENDERS)[number];
 
-/** Age ranges of spec 01 §3 (Geriatric overlaps Adult from 55 on; the band picks the older). */
+/**
+ * Age ranges of spec 01 §3 / 03 §3 for filtering patients: Child 5-12, Adolescent 13-17, Adult 18
+ * and up, Geriatric 55 and up (Adult includes the geriatric ages, as the spec says "and up"). Ages
+ * in whole years; `max` null = no upper bound. Read through ageRangeBirthDates (forms/src/patients).
+ */
 export const AGE_RANGES = [
   { name: 'Child', min: 5, max: 12 },
   { name: 'Adolescent', min: 13, max: 17 },
-  { name: 'Adult', min: 18, max: 54 },
-  { name: 'Geriatric', min: 55, max: 200 },
+  { name: 'Adult', min: 18, max: null },
+  { name: 'Geriatric', min: 55, max: null },
 ] as const;
+export type AgeRangeName = (typeof AGE_RANGES)[number]['name'];
+export const AGE_RANGE_NAMES = AGE_RANGES.map((r) => r.name) as AgeRangeName[];
 
 export const NOTIFICATION_SENDING_METHODS = ['SMS', 'PhoneCall'] as const;
 export type NotificationSendingMethod = (typeof NOTIFICATION_SENDING_METHODS)[number];
