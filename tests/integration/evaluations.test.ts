@@ -155,7 +155,7 @@ describe('evaluations', () => {
     expect(confirmed.body).toMatchObject({ mainRecommendation: 'IntensiveOutpatient', recommendationCriteria: ['MentalHealth'] });
     const c = (await db.query('SELECT main_recommendation, criteria FROM cases WHERE id = $1', [caseId])).rows[0];
     expect(c).toEqual({ main_recommendation: 'IntensiveOutpatient', criteria: ['MentalHealth'] });
-    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log`, { token: provider });
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/logs`, { token: provider });
     expect(log.body).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Main recommendation', oldValue: 'MentalHealthInpatient', newValue: 'IntensiveOutpatient' })]));
     // A second window still on the version before: refused, and the case keeps the confirmed recommendation.
     expect((await save(requestId, { ...edit, mainRecommendation: 'Outpatient', recommendationCriteria: ['MentalHealthTherapy'], confirmed: true })).status).toBe(409);
@@ -173,7 +173,7 @@ describe('evaluations', () => {
     expect(noReason.body.fields).toEqual([expect.objectContaining({ field: 'reasonForEdit', key: 'required' })]);
     const edited = await save(requestId, { ...edit, reasonForEdit: 'Collateral from the sister' });
     expect(edited.status).toBe(200);
-    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log?range=${enc([0, 9])}`, { token: provider });
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/logs?range=${enc([0, 9])}`, { token: provider });
     expect(log.status).toBe(200);
     expect(log.headers.get('content-range')).toMatch(/\/2$/);
     expect(log.body).toEqual(

@@ -93,7 +93,7 @@ export const SPEC: Row[] = [
   // ---- requests (01 §6 "Requests view: every role; create by ITP or facility roles; providers handle … only when assigned")
   row(/^PUT \/api\/requests\/\{id\}\/(not-ready-for-evaluation|in-progress|evaluation|evaluation\/start|evaluation\/complete)$/, 'NNYNNN', '01 §6 provider handles his requests; 02 §6 evaluation screen: provider'),
   row(/^(POST \/api\/cases\/\{id\}\/requests|GET \/api\/cases\/\{id\}\/requests\/types|PUT \/api\/cases\/\{id\}\/requests\/\{requestId\}|PUT \/api\/requests\/\{id\}\/cancel)$/, 'YYNYYN', '01 §4/§6 create, edit, cancel: ITP or facility roles, providers neither'),
-  row(/^GET \/api\/requests\/\{id\}\/evaluation(\/change-log|\/billing-codes)?$/, 'YYY???', '02 §6 evaluation screen: provider; 01 §6 partner staff read the case; facility roles: the spec does not say'),
+  row(/^GET \/api\/requests\/\{id\}\/evaluation(\/logs|\/billing-codes)?$/, 'YYY???', '02 §6 evaluation screen: provider; 01 §6 partner staff read the case; facility roles: the spec does not say'),
   row(/^GET (\/api\/cases\/\{id\}\/requests|\/api\/requests\/\{id\}\/info)$/, 'YYYYY?', '01 §6 requests view: every role (group user cannot open a case)'),
   row(/^GET \/api\/cases\/inpatient-divisions\/\{id\}$/, '??Y??N', '01 §6 provider: inpatient facility list'),
   // ---- case records (01 §6)

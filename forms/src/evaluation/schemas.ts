@@ -183,7 +183,7 @@ export interface EvaluationBillingCode {
   description: string;
 }
 
-/** A row of an evaluation's change log (GET /api/requests/{id}/evaluation/change-log). */
+/** A row of an evaluation's change log (GET /api/requests/{id}/evaluation/logs). */
 export interface EvaluationChangeLogRow {
   id: number;
   changedAt: string;

@@ -11,7 +11,7 @@ export const evaluationMethods = {
   completeEvaluation: (requestId: number, body: { sourceDivisionId: number; version: number }) =>
     http.put<{ state: CaseState }>(`${request(requestId)}/evaluation/complete`, body),
   evaluationChangeLog: (requestId: number, page: number, perPage: number) =>
-    http.page<EvaluationChangeLogRow>(`${request(requestId)}/evaluation/change-log?range=${enc([page * perPage, page * perPage + perPage - 1])}`),
+    http.page<EvaluationChangeLogRow>(`${request(requestId)}/evaluation/logs?range=${enc([page * perPage, page * perPage + perPage - 1])}`),
   evaluationBillingCodes: (requestId: number) => http.get<EvaluationBillingCode[]>(`${request(requestId)}/evaluation/billing-codes`),
   requestInProgress: (requestId: number) => http.put<CaseState>(`${request(requestId)}/in-progress`, {}),
 
