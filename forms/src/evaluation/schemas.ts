@@ -148,6 +148,14 @@ export const evaluationCompleteSchema = objectSchema('evaluationComplete', ['sou
   version: { type: 'integer', minimum: 0, maximum: 2147483647 },
 });
 
+/** POST /api/requests/{id}/evaluation/online-meeting: create or recreate, optionally for a later time (its reminder). */
+export const onlineMeetingCreateSchema = objectSchema('onlineMeetingCreate', [], {
+  scheduledAt: { type: ['string', 'null'], format: 'date-time' },
+});
+export interface OnlineMeetingCreateInput {
+  scheduledAt?: string | null;
+}
+
 /** GET /api/requests/{id}/evaluation: everything the evaluation screen shows. */
 export interface EvaluationView {
   requestId: number;
