@@ -287,7 +287,7 @@ export class CaseExportsService {
  * criteria and note, the questions and visible answers of the form version it was answered on
  * (a hidden question's answer is not printed), then the provider's signature line.
  */
-function writeEvaluation(pdf: CasePdf, r: Record<string, any>) {
+export function writeEvaluation(pdf: CasePdf, r: Record<string, any>) {
   pdf.subheading(`Request ${words(r.type)} · ${r.status} · ${pdf.dateTime(r.createdAt)}`);
   pdf.keyValues([
     ['Provider', r.provider],
@@ -306,7 +306,10 @@ function writeEvaluation(pdf: CasePdf, r: Record<string, any>) {
   const rows: string[][] = Array.isArray(r.formItems)
     ? answeredQuestions(r.formItems, answersFromList(answers)).map((q) => (q.heading ? [q.label.toUpperCase(), ''] : [q.label, q.answer]))
     : [];
-  if (rows.length) pdf.table([{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }], rows);
+  if (rows.length) {
+    pdf.doc.moveDown(0.6);
+    pdf.table([{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }], rows);
+  }
   pdf.signature(
     r.completedAt
       ? `Electronically signed by ${[r.provider, r.providerType].filter(Boolean).join(', ')} · NPI ${r.providerNpi || '—'} · Completed at ${pdf.dateTime(r.completedAt)}`
