@@ -85,9 +85,11 @@ export class OnlineMeetingsService {
   async create(user: UserContext, requestId: number, body: OnlineMeetingCreateInput): Promise<OnlineMeetingView> {
     const r = await this.request(user, requestId);
     if (user.role === UserType.ItpProvider && r.evaluationProviderId !== user.id) throw forbidden();
-    const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : null;
-    if (scheduledAt && (Number.isNaN(scheduledAt.getTime()) || scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_AHEAD_MS))
+    const requested = body.scheduledAt ? new Date(body.scheduledAt) : null;
+    if (requested && (Number.isNaN(requested.getTime()) || requested.getTime() > Date.now() + MAX_SCHEDULE_AHEAD_MS))
       throw invalid([{ field: 'scheduledAt', key: 'invalid', message: 'The meeting can be scheduled up to 90 days ahead' }]);
+    // A time already past is a meeting now: nothing to remind of.
+    const scheduledAt = requested && requested.getTime() > Date.now() ? requested : null;
     const { room, url } = this.provider.newRoom();
     const start = Math.max(Date.now(), scheduledAt?.getTime() ?? 0);
     const result = await this.commands.run(user, r.caseId, {
