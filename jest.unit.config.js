@@ -7,5 +7,7 @@ module.exports = {
   testMatch: ['<rootDir>/{forms,api,workflows}/src/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: require('./jest.transform'),
+  // jose (signed meeting links) ships ESM only: compiled like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   passWithNoTests: true,
 };

@@ -131,7 +131,7 @@ export function App({ session }: { session: Session }) {
               path="/demo-tools"
               element={
                 <Gate allow={demoToolsAllowed}>
-                  <DemoToolsPage />
+                  <DemoToolsPage signedIn />
                 </Gate>
               }
             />

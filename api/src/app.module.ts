@@ -23,6 +23,7 @@ import { User } from './users/user.model';
 import { CoreModule } from './core.module';
 import { FacilitiesModule } from './facilities/facilities.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
+import { OnlineMeetingsModule } from './online-meetings/online-meetings.module';
 import { ClaimsModule } from './claims/claims.module';
 import { IdentityModule } from './identity/identity.module';
 import { ReferenceModule } from './reference/reference.module';
@@ -52,6 +53,7 @@ import { AddressModule } from './address/address.module';
     IdentityModule,
     FacilitiesModule,
     EvaluationsModule,
+    OnlineMeetingsModule,
     ClaimsModule,
     ReferenceModule,
     UsersModule,

@@ -120,8 +120,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * (`DEMO_TOOLS=1`, which `npm start` and `npm test` set) and never in production.
      */
     demoTools: env.DEMO_TOOLS === '1',
+    /** Video meetings (spec 01 §4): Jitsi Meet rooms; a signed join link when an app id and secret are set. */
+    meetings: meetingConfig(env),
     internationalPhones: env.INTERNATIONAL_PHONES === 'on',
   };
 }
 export type AppConfig = ReturnType<typeof loadConfig>;
+
+/**
+ * JITSI_BASE_URL (https://meet.jit.si); JITSI_APP_ID and JITSI_APP_SECRET together, or neither
+ * (the prosody token module's app id and shared secret: join links then carry a signed JWT);
+ * MEETING_IDLE_MINUTES (60): a meeting nobody joins for this long ends; MEETING_REMINDER_MINUTES
+ * (5): the VideoCallIsAboutToStart notification comes this long before a scheduled meeting.
+ */
+export function meetingConfig(env: NodeJS.ProcessEnv) {
+  const baseUrl = (env.JITSI_BASE_URL || 'https://meet.jit.si').replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new Error(`JITSI_BASE_URL must be a URL, got "${baseUrl}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('JITSI_BASE_URL must be an http(s) URL');
+  const appId = env.JITSI_APP_ID || null;
+  const appSecret = env.JITSI_APP_SECRET || null;
+  if (!appId !== !appSecret) throw new Error('JITSI_APP_ID and JITSI_APP_SECRET are set together');
+  return {
+    jitsiBaseUrl: baseUrl,
+    jitsiAppId: appId,
+    jitsiAppSecret: appSecret,
+    idleMinutes: positive(env, 'MEETING_IDLE_MINUTES', 60),
+    reminderMinutes: int(env, 'MEETING_REMINDER_MINUTES', 5),
+  };
+}
+export type MeetingConfig = ReturnType<typeof meetingConfig>;
 export const config: AppConfig = loadConfig();

@@ -38,6 +38,7 @@ export type Subject =
   | 'Vitals'
   | 'CaseTag'
   | 'Request'
+  | 'OnlineMeeting'
   | 'CaseFeedback'
   | 'PatientFile'
   | 'HiddenPatientFile'
@@ -174,6 +175,12 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   if (itp) can('update', 'CaseTag');
   if (itp || facility) can('read', 'Request');
   if (itpStaff || sourceSide) can(['create', 'update'], 'Request');
+  // Video meeting of a request (spec 01 §4, 02 §2): everyone who sees the request sees its meeting;
+  // the provider (of that request, checked per row) and partner staff create or recreate it; the
+  // provider joins as the provider, the source facility's staff join for the patient ('update').
+  if (itp || facility) can('read', 'OnlineMeeting');
+  if (itp) can('create', 'OnlineMeeting');
+  if (role === UserType.ItpProvider || sourceSide) can('update', 'OnlineMeeting');
   if (itpStaff || sourceSide) can('create', 'CaseFeedback');
   if (itp || facility) can('read', 'PatientFile');
   if (itpStaff || sourceSide) can('create', 'PatientFile');

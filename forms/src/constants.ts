@@ -34,3 +34,5 @@ export const USER_IMPORT_MAX_ROWS = 100;
 export const INACTIVITY_LOCK_DAYS_DEFAULT = 90;
 /** Avatar sizes in px (spec 03 §9). */
 export const AVATAR_SIZE = { sm: 34, md: 50, lg: 183, list: 35 } as const;
+/** Spec 02 §9: a facility user who joined the video call is signed out this long after. */
+export const FACILITY_VIDEO_CALL_LOGOUT_MS = 2_000;

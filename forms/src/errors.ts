@@ -34,6 +34,8 @@ export const ERRORS = define({
   'INV.CLAIM.IS.OVERDUE.OR.INACTIVE': { status: 409, message: 'The claim is overdue or inactive' },
   'INV.DIVISION.ALREADY.CLAIMED': { status: 409, message: 'The division is already claimed' },
   'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED': { status: 409, message: 'The change needs your confirmation' },
+  /** The request's video meeting has ended (spec 02 §8): join is disabled; the provider may recreate it. */
+  'INV.ONLINE.MEETING.ENDED': { status: 409, message: 'The video meeting has ended' },
   'users.table.actions.no-suitable-rows': { status: 400, message: 'None of the selected users is suitable for this action' },
   'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS': { status: 409, message: 'The payer is used by patients: deactivate and edit it anyway?' },
   'INV.EDIT.PAYER.USED.IN.PATIENTS': { status: 409, message: 'The payer is used by patients: edit it anyway?' },
@@ -105,6 +107,7 @@ export const ErrorCode = {
   ClaimOverdueOrInactive: 'INV.CLAIM.IS.OVERDUE.OR.INACTIVE',
   DivisionAlreadyClaimed: 'INV.DIVISION.ALREADY.CLAIMED',
   MedicalInformationConfirmationRequired: 'INV.MEDICAL.INFORMATION.CONFIRMATION.REQUIRED',
+  OnlineMeetingEnded: 'INV.ONLINE.MEETING.ENDED',
   NoSuitableRows: 'users.table.actions.no-suitable-rows',
   DeactivateAndEditPayerUsedInPatients: 'INV.DEACTIVATE.AND.EDIT.PAYER.USED.IN.PATIENTS',
   EditPayerUsedInPatients: 'INV.EDIT.PAYER.USED.IN.PATIENTS',

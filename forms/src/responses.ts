@@ -51,6 +51,42 @@ export interface CaseRequest {
   facilityNote: { authorName: string; value: string } | null;
   itpNote: { authorName: string; value: string } | null;
   createdBy: PersonRef | null;
+  /** The request's current video meeting (its join link is asked for per user: GET …/online-meeting). */
+  onlineMeeting: OnlineMeetingSummary | null;
+}
+
+/** The state of a request's video meeting, as the request card shows it. */
+export interface OnlineMeetingSummary {
+  isProviderJoined: boolean;
+  isPatientJoined: boolean;
+  ended: boolean;
+  createdAt: string;
+  scheduledAt: string | null;
+}
+
+/** GET /api/requests/{id}/evaluation/online-meeting and its POSTs (spec 01 §7): the join link is the caller's own. */
+export interface OnlineMeetingView {
+  joinUrl: string;
+  isProviderJoined: boolean;
+  isPatientJoined: boolean;
+  createdAt: string;
+  scheduledAt: string | null;
+}
+
+/** A row of the demo tools' meetings page. */
+export interface OnlineMeetingRow {
+  id: number;
+  requestId: number;
+  caseId: number;
+  room: string;
+  joinUrl: string;
+  createdAt: string;
+  scheduledAt: string | null;
+  idleEndsAt: string;
+  isProviderJoined: boolean;
+  isPatientJoined: boolean;
+  endedAt: string | null;
+  endedReason: string | null;
 }
 
 export interface CaseDetails {

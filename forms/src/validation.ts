@@ -155,6 +155,7 @@ export const SCHEMAS = {
   evaluationFormListFilter: { schema: evaluationSchemas.evaluationFormListFilterSchema },
   evaluationSave: { schema: evaluationSchemas.evaluationSaveSchema },
   evaluationComplete: { schema: evaluationSchemas.evaluationCompleteSchema },
+  onlineMeetingCreate: { schema: evaluationSchemas.onlineMeetingCreateSchema },
   vitals: { schema: caseSchemas.vitalsSchema, rules: caseSchemas.vitalsRules },
   progressNote: { schema: caseSchemas.progressNoteSchema, rules: caseSchemas.progressNoteRules },
   caseNote: { schema: caseSchemas.caseNoteSchema },

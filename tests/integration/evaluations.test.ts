@@ -3,6 +3,7 @@ import { api } from '../support/api';
 import { enc } from '../support/audit';
 import { answerEverything, createCase, fillEvaluation, startContacting, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
+import { download, pdfText } from '../support/files';
 import { signInAs } from '../support/oidc-client';
 
 /**
@@ -156,7 +157,7 @@ describe('evaluations', () => {
     expect((await view(requestId)).body).toMatchObject({ mainRecommendation: 'IntensiveOutpatient', recommendationCriteria: ['MentalHealth'] });
     const c = (await db.query('SELECT main_recommendation, criteria FROM cases WHERE id = $1', [caseId])).rows[0];
     expect(c).toEqual({ main_recommendation: 'IntensiveOutpatient', criteria: ['MentalHealth'] });
-    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log`, { token: provider });
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/logs`, { token: provider });
     expect(log.body).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Main recommendation', oldValue: 'MentalHealthInpatient', newValue: 'IntensiveOutpatient' })]));
     // A second window still on the version before: refused, and the case keeps the confirmed recommendation.
     expect((await save(requestId, { ...edit, mainRecommendation: 'Outpatient', recommendationCriteria: ['MentalHealthTherapy'], confirmed: true })).status).toBe(409);
@@ -174,7 +175,7 @@ describe('evaluations', () => {
     expect(noReason.body.fields).toEqual([expect.objectContaining({ field: 'reasonForEdit', key: 'required' })]);
     const edited = await save(requestId, { ...edit, reasonForEdit: 'Collateral from the sister' });
     expect(edited.status).toBe(200);
-    const log = await api('GET', `/api/requests/${requestId}/evaluation/change-log?range=${enc([0, 9])}`, { token: provider });
+    const log = await api('GET', `/api/requests/${requestId}/evaluation/logs?range=${enc([0, 9])}`, { token: provider });
     expect(log.status).toBe(200);
     expect(log.headers.get('content-range')).toMatch(/\/2$/);
     expect(log.body).toEqual(
@@ -183,5 +184,39 @@ describe('evaluations', () => {
         expect.objectContaining({ name: 'Describe the plan', oldValue: null, newValue: 'Found a note' }),
       ]),
     );
+  });
+
+  it("prints the evaluation as the provider saw it: visible answers with their labels, never a hidden one's, and the provider's signature with the NPI; the case PDF has it too", async () => {
+    const { caseId, requestId } = await startedRequest();
+    const body = await fillEvaluation(provider, requestId, { answers: { si: 'no' }, recommendationNote: 'Family meeting tomorrow' });
+    expect((await api('PUT', `/api/requests/${requestId}/evaluation/complete`, { token: provider, body })).status).toBe(200);
+    // An answer of a question its conditions hide (left from an earlier state of the form): stored, never shown.
+    await db.query(
+      `UPDATE evaluations SET answers = answers || '[{"questionName": "plan", "type": "text", "value": "Hidden plan answer"}]'::jsonb WHERE request_id = $1`,
+      [requestId],
+    );
+    const pdf = await download(`/api/cases/${caseId}/requests/${requestId}/evaluation/pdf?tz=America/New_York`, coordinator);
+    expect(pdf.status).toBe(200);
+    expect(pdf.type).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toContain(`-evaluation-${requestId}.pdf`);
+    const text = (await pdfText(pdf.bytes)).text.replace(/\s+/g, ' ');
+    expect(text).toContain('Suicidal ideation No'); // the visible question's label and its answer's label
+    expect(text).not.toContain('Hidden plan answer');
+    expect(text).not.toContain('Describe the plan');
+    expect(text).toContain('Family meeting tomorrow');
+    expect(text).toContain('Mental Health Inpatient');
+    expect(text).toContain(diagnosis);
+    expect(text).toMatch(/Electronically signed by Clara Nguyen, MD · NPI 1457382910 · Completed at \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} (AM|PM)/);
+    // The case PDF carries the same evaluation with its signature.
+    const casePdf = await download(`/api/cases/${caseId}/pdf?includeEvaluations=true`, coordinator);
+    expect(casePdf.status).toBe(200);
+    const caseText = (await pdfText(casePdf.bytes)).text.replace(/\s+/g, ' ');
+    expect(caseText).toContain('Suicidal ideation No');
+    expect(caseText).toContain('NPI 1457382910');
+    expect(caseText).not.toContain('Hidden plan answer');
+    // A request of another case, or one without an evaluation: not found.
+    const other = await createCase({ token: coordinator, facilityId: tampa.facilityId, divisionId: tampa.floorId, providerId, body: { requestType: 'Assessment' } });
+    expect((await download(`/api/cases/${caseId}/requests/${other.requestId}/evaluation/pdf`, coordinator)).status).toBe(404);
+    expect((await download(`/api/cases/${other.id}/requests/${other.requestId}/evaluation/pdf`, coordinator)).status).toBe(404);
   });
 });

@@ -95,7 +95,13 @@ export const SPEC: Row[] = [
   // ---- requests (01 §6 "Requests view: every role; create by ITP or facility roles; providers handle … only when assigned")
   row(/^PUT \/api\/requests\/\{id\}\/(not-ready-for-evaluation|in-progress|evaluation|evaluation\/start|evaluation\/complete)$/, 'NNYNNN', '01 §6 provider handles his requests; 02 §6 evaluation screen: provider'),
   row(/^(POST \/api\/cases\/\{id\}\/requests|GET \/api\/cases\/\{id\}\/requests\/types|PUT \/api\/cases\/\{id\}\/requests\/\{requestId\}|PUT \/api\/requests\/\{id\}\/cancel)$/, 'YYNYYN', '01 §4/§6 create, edit, cancel: ITP or facility roles, providers neither'),
-  row(/^GET \/api\/requests\/\{id\}\/evaluation(\/change-log|\/billing-codes)?$/, 'YYY???', '02 §6 evaluation screen: provider; 01 §6 partner staff read the case; facility roles: the spec does not say'),
+  row(/^GET \/api\/requests\/\{id\}\/evaluation(\/logs|\/billing-codes)?$/, 'YYY???', '02 §6 evaluation screen: provider; 01 §6 partner staff read the case; facility roles: the spec does not say'),
+  // ---- video meeting (01 §4 "Video meeting", 02 §2 "Video evaluation": join buttons for the provider and the facility, the provider recreates)
+  row(/^GET \/api\/requests\/\{id\}\/evaluation\/online-meeting$/, 'YYYYYN', '01 §6 requests view: every role (the meeting is part of the request); group user cannot open a case'),
+  row(/^POST \/api\/requests\/\{id\}\/evaluation\/online-meeting$/, '??YNNN', '02 §2 the provider has a recreate-meeting action; facility roles join only; partner staff: the spec does not say'),
+  row(/^POST \/api\/requests\/\{id\}\/evaluation\/online-meeting\/join$/, 'NNYYYN', '02 §2 join buttons for the provider and for the facility'),
+  row(/^GET \/api\/cases\/\{id\}\/requests\/\{requestId\}\/evaluation\/pdf$/, 'YYYYYN', '01 §7 evaluation PDF of a request: as the case PDF with its evaluations (case details: everyone except group user)'),
+  row(/^GET \/api\/demo-tools\/meetings$/, 'YYYYYY', '03 §2 a demo-tools area (meetings) for every signed-in user of a demo deployment'),
   row(/^GET (\/api\/cases\/\{id\}\/requests|\/api\/requests\/\{id\}\/info)$/, 'YYYYY?', '01 §6 requests view: every role (group user cannot open a case)'),
   row(/^GET \/api\/cases\/inpatient-divisions\/\{id\}$/, '??Y??N', '01 §6 provider: inpatient facility list'),
   // ---- case records (01 §6)
@@ -272,7 +278,12 @@ export const SCOPE_SPEC: ScopeRow[] = [
   {
     who: ['IP'],
     target: 'unassignedRequest',
-    calls: [['PUT', '/api/requests/{id}/evaluation/start'], ['PUT', '/api/requests/{id}/evaluation/complete', { sourceDivisionId: 1, version: 0 }]],
+    calls: [
+      ['PUT', '/api/requests/{id}/evaluation/start'],
+      ['PUT', '/api/requests/{id}/evaluation/complete', { sourceDivisionId: 1, version: 0 }],
+      ['POST', '/api/requests/{id}/evaluation/online-meeting', {}],
+      ['POST', '/api/requests/{id}/evaluation/online-meeting/join'],
+    ],
     expect: 'refusedFrbd',
     spec: '01 §6 providers work requests only when assigned',
   },

@@ -24,7 +24,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import path from 'path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, temporalEnv } from '@crisis/workflows';
+import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, onlineMeetingWorkflowId, temporalEnv, touchOnlineMeetingTimer } from '@crisis/workflows';
 import { api, eventually, type ApiResponse } from './api';
 import { completeEvaluation, createCase, startContacting, tampaDivisions } from './cases';
 import { db } from './db';
@@ -115,6 +115,20 @@ async function callbackWalk(ctx: Ctx): Promise<string> {
   return callbackWorkflowId(task.id);
 }
 
+/** A scheduled video meeting: reminded, joined (its timer told), then ended by its idle end, moved a second ahead. */
+async function onlineMeetingWalk(ctx: Ctx): Promise<string> {
+  const c = await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId });
+  const path = `/api/requests/${c.requestId}/evaluation/online-meeting`;
+  // MEETING_REMINDER_MINUTES defaults to 5: the reminder is due a second from now.
+  ok(await api('POST', path, { token: ctx.provider, body: { scheduledAt: new Date(Date.now() + 5 * 60_000 + 1000).toISOString() } }), 'create meeting', 201);
+  const meetingId = (await db.query('SELECT id FROM online_meetings WHERE request_id = $1', [c.requestId])).rows[0].id;
+  await eventually(async () => (await db.query('SELECT reminded_at FROM online_meetings WHERE id = $1', [meetingId])).rows[0].reminded_at, 'the reminder');
+  ok(await api('POST', `${path}/join`, { token: ctx.provider }), 'join', 201);
+  await db.query(`UPDATE online_meetings SET idle_ends_at = now() + interval '1 second' WHERE id = $1`, [meetingId]);
+  await touchOnlineMeetingTimer(ctx.client, meetingId, { taskQueue: ctx.taskQueue });
+  return onlineMeetingWorkflowId(meetingId);
+}
+
 /** The periodic workflows, started as their schedules start them (same type, arguments, queue). */
 const periodic = (type: string, args: unknown[] = []) => async (ctx: Ctx): Promise<string> => {
   const workflowId = `record-${type}-${Date.now()}`;
@@ -127,6 +141,7 @@ const DRIVERS: Record<string, (ctx: Ctx) => Promise<string | string[]>> = {
   caseLifecycleWorkflow: async (ctx) => [await caseWalk(ctx), await requestsWalk(ctx)],
   claimLeaseWorkflow: claimWalks,
   callbackTimerWorkflow: callbackWalk,
+  onlineMeetingWorkflow: onlineMeetingWalk,
   sweepOverdueClaimsWorkflow: periodic('sweepOverdueClaimsWorkflow'),
   sweepDueCallbacksWorkflow: periodic('sweepDueCallbacksWorkflow'),
   expireSmsWindowsWorkflow: periodic('expireSmsWindowsWorkflow'),

@@ -20,6 +20,8 @@ import {
   claimWorkflowId,
   DEFAULT_TASK_QUEUE,
   extendClaimSignal,
+  onlineMeetingChangedSignal,
+  onlineMeetingWorkflowId,
   releaseClaimSignal,
   type ClaimLeaseArgs,
   type ClaimLeaseState,
@@ -27,7 +29,7 @@ import {
   type CaseCommandFailureDetails,
   type CaseCommandResult,
 } from './definitions';
-import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow } from './workflows';
+import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
 
 export * from './definitions';
 export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
@@ -186,6 +188,26 @@ export async function setCallbackTimer(client: Client, taskId: number, callbackA
     args: [{ taskId, callbackAt }],
     signal: callbackChangedSignal,
     signalArgs: [{ callbackAt }],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Video meetings
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Starts the timer of a meeting just created, or tells a running one that the meeting's times
+ * changed (signal-with-start: a meeting whose timer never started gets one now). The meeting row
+ * already holds the times.
+ */
+export async function touchOnlineMeetingTimer(client: Client, meetingId: number, options?: StartOptions): Promise<void> {
+  await client.workflow.signalWithStart<typeof onlineMeetingWorkflow, []>('onlineMeetingWorkflow', {
+    workflowId: onlineMeetingWorkflowId(meetingId),
+    taskQueue: taskQueueOf(options),
+    args: [{ meetingId }],
+    signal: onlineMeetingChangedSignal,
+    signalArgs: [],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
 }

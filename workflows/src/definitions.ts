@@ -121,6 +121,15 @@ export type CaseCommand = {
   | { kind: 'generateTasks'; count: number; notes?: string | null }
   /** A single division added to the placements by hand. */
   | { kind: 'addTask'; divisionId: number }
+  /**
+   * A video meeting for a request (spec 01 §4 "Video meeting"): a new room, ending the open one
+   * (recreate). The room and its link are made by the API (randomness stays out of the workflow).
+   */
+  | { kind: 'createOnlineMeeting'; requestId: number; room: string; joinUrl: string; idleEndsAt: string; scheduledAt?: string | null }
+  /** The provider (as the provider) or the source facility (for the patient) joined; the idle time starts again. */
+  | { kind: 'joinOnlineMeeting'; requestId: number; as: 'provider' | 'patient'; idleEndsAt: string }
+  /** The meeting's timer ends a meeting nobody joined for the idle time (only if that is still so). */
+  | { kind: 'endOnlineMeeting'; meetingId: number }
   /** Something was added to or changed on the case (already committed): raises its notifications. */
   | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
 );
@@ -168,6 +177,8 @@ export interface CaseCommandResult {
   taskIds?: number[];
   /** Users who got an in-app notification (the API tells them on the live channel). */
   notifiedUserIds?: number[];
+  /** The video meeting the command created, joined or ended. */
+  meetingId?: number;
 }
 
 /** Failure types of the case workflow's Updates are the coded errors of spec 01 §8. */
@@ -194,6 +205,28 @@ export interface CallbackTimerArgs {
 
 /** The task's follow-up time changed (a new call, a changed result, an undo): null cancels. */
 export const callbackChangedSignal = defineSignal<[{ callbackAt: string | null }]>('callbackChanged');
+
+// ---------------------------------------------------------------------------------------------
+// Video meetings (spec 01 §4, 02 §2): one timer workflow per meeting, id `online-meeting-<id>`.
+// ---------------------------------------------------------------------------------------------
+
+export const onlineMeetingWorkflowId = (meetingId: number | string) => `online-meeting-${meetingId}`;
+
+export interface OnlineMeetingTimerArgs {
+  meetingId: number;
+}
+
+/** The meeting's times changed (a join, or an operator's edit of its idle end): read them again. */
+export const onlineMeetingChangedSignal = defineSignal('onlineMeetingChanged');
+
+/** When the timer should act next, read from the online_meetings row (the truth). */
+export interface OnlineMeetingTimes {
+  ended: boolean;
+  /** ISO instant the meeting ends unless someone joins. */
+  idleEndsAt: string;
+  /** ISO instant of the VideoCallIsAboutToStart reminder; null when none is due (not scheduled, or sent). */
+  remindAt: string | null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Activity interfaces: implemented by the API's domain folders (api/src/<domain>/*.activities.ts)
@@ -252,5 +285,14 @@ export interface UserMaintenanceActivities {
   lockInactiveUsers(days: number): Promise<number[]>;
 }
 
+export interface OnlineMeetingActivities {
+  /** The meeting's idle end and reminder time; ended: true when it is over or gone. */
+  onlineMeetingTimes(meetingId: number): Promise<OnlineMeetingTimes>;
+  /** Raises the VideoCallIsAboutToStart notification once; false when already sent or ended. */
+  remindOnlineMeeting(meetingId: number): Promise<boolean>;
+  /** Ends the meeting through its case's workflow if it is still idle past its end; true when it is over. */
+  endIdleOnlineMeeting(meetingId: number): Promise<boolean>;
+}
+
 /** Every activity of the task queue. */
-export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities;
+export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities & OnlineMeetingActivities;

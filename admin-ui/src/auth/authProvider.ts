@@ -10,6 +10,27 @@ import { getValidUser, signIn, userManager, type SignInState } from './userManag
 
 const never = () => new Promise<never>(() => undefined);
 
+/**
+ * Signs out here, in the other tabs and at the identity server, which then sends the browser to
+ * `landing` (a registered post-logout path of this origin: '/' by default, BLANK_PATH after a
+ * facility's video-call join).
+ */
+export async function signOut(landing?: string): Promise<void> {
+  clearPersistedLists();
+  stopLiveConnection();
+  // The other tabs hold tokens of their own (in memory): they stop now too.
+  announceSignOut();
+  const mgr = userManager();
+  const user = await mgr.getUser();
+  try {
+    await mgr.signoutRedirect({ id_token_hint: user?.id_token, ...(landing ? { post_logout_redirect_uri: `${window.location.origin}${landing}` } : {}) });
+  } catch {
+    // The identity server is unreachable: forget the tokens locally; do not sign in again at once.
+    await mgr.removeUser();
+    window.location.replace(landing ?? SIGNED_OUT_PATH);
+  }
+}
+
 /** react-admin's view of the OpenID Connect session (oidc-client-ts) and of the CASL ability. */
 export const authProvider: AuthProvider = {
   async login() {
@@ -24,19 +45,7 @@ export const authProvider: AuthProvider = {
   },
 
   async logout() {
-    clearPersistedLists();
-    stopLiveConnection();
-    // The other tabs hold tokens of their own (in memory): they stop now too.
-    announceSignOut();
-    const mgr = userManager();
-    const user = await mgr.getUser();
-    try {
-      await mgr.signoutRedirect({ id_token_hint: user?.id_token });
-    } catch {
-      // The identity server is unreachable: forget the tokens locally; do not sign in again at once.
-      await mgr.removeUser();
-      window.location.replace(SIGNED_OUT_PATH);
-    }
+    await signOut();
     // The browser is on its way to the identity server: no react-admin redirect.
     return false;
   },

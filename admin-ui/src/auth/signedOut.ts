@@ -3,6 +3,12 @@ import type { AppSettings } from '@crisis/forms';
 /** The page a tab shows once the user signed out (here, in another tab, or by inactivity). */
 export const SIGNED_OUT_PATH = '/signed-out';
 
+/**
+ * An empty page (spec 01 §4 "Video meeting": a facility user who joined for the patient is signed
+ * out and left on a blank page). The identity server sends the browser here after that sign-out.
+ */
+export const BLANK_PATH = '/blank';
+
 /** Tabs of this origin tell each other about a sign-out: their tokens are their own, in memory. */
 const CHANNEL = 'crisis.signed-out';
 const SIGNED_OUT = 'signed-out';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppSettings, UserContext } from '@crisis/forms';
 import { SessionReloadContext, startSession, type Session } from '../auth/session';
-import { SIGNED_OUT_PATH, followSignOutOfOtherTabs } from '../auth/signedOut';
+import { BLANK_PATH, SIGNED_OUT_PATH, followSignOutOfOtherTabs } from '../auth/signedOut';
 import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignInState } from '../auth/userManager';
 import { isCodedError } from '../data/codedError';
 import { api } from '../data/httpClient';
@@ -16,6 +16,7 @@ type Phase =
   | { kind: 'error'; message: string; action: 'retry' | 'signIn' }
   | { kind: 'public'; settings: AppSettings }
   | { kind: 'signedOut' }
+  | { kind: 'blank' }
   | { kind: 'ready'; session: Session };
 
 /** Completes the identity server's redirect back to /auth-callback and returns to where the user was. */
@@ -40,6 +41,8 @@ async function redirectToSignIn(): Promise<Phase> {
  * (with an id), then the live connection; only then is the app rendered.
  */
 async function boot(progress: (message: string) => void): Promise<Phase> {
+  // The blank page asks nothing of anyone: no settings, no sign-in.
+  if (window.location.pathname === BLANK_PATH) return { kind: 'blank' };
   let settings: AppSettings;
   try {
     settings = await loadSettings();
@@ -87,7 +90,9 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
 const boots = new Map<number, Promise<Phase>>();
 
 export function Bootstrap() {
-  const [phase, setPhase] = useState<Phase>({ kind: 'loading', message: 'Loading settings…' });
+  const [phase, setPhase] = useState<Phase>(() =>
+    window.location.pathname === BLANK_PATH ? { kind: 'blank' } : { kind: 'loading', message: 'Loading settings…' },
+  );
   const [attempt, setAttempt] = useState(0);
   const setter = useRef(setPhase);
   setter.current = setPhase;
@@ -123,6 +128,8 @@ export function Bootstrap() {
       );
     case 'signedOut':
       return <BootScreen message="You have been signed out." action={{ label: 'Sign in', onClick: () => void signIn('/dashboard') }} />;
+    case 'blank':
+      return null;
     case 'public':
       return <PublicDemoTools settings={phase.settings} />;
     case 'ready':

@@ -1,9 +1,10 @@
 import { Box, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { MeetingsTable } from './MeetingsTable';
 import { OutboxTabs } from './OutboxTabs';
 
 /** /demo-tools: what the demo deployment "sent" (e-mails, SMS, calls), e.g. to read an MFA code. */
-export function DemoToolsPage() {
+export function DemoToolsPage({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <Box data-testid="demo-tools">
       <PageTitle title="Demo tools" />
@@ -11,6 +12,8 @@ export function DemoToolsPage() {
         Messages the platform would have sent through e-mail, SMS and phone calls.
       </Typography>
       <OutboxTabs />
+      {/* The meetings need a signed-in user (their rooms are not for the public sign-in page). */}
+      {signedIn && <MeetingsTable />}
     </Box>
   );
 }

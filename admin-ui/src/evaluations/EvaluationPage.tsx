@@ -43,6 +43,8 @@ import { EvaluationChangeLog } from './EvaluationChangeLog';
 import { EvaluationFields } from './EvaluationFields';
 import { clearDrafts, payloadOf, readDraft, valuesOf, type EvaluationValues } from './evaluationDraft';
 import { QuestionnaireForm } from './QuestionnaireForm';
+import { evaluationPdfUrl } from '../data/methods/evaluations';
+import { VideoMeetingControls } from '../online-meetings/VideoMeetingControls';
 import { useEvaluationAutosave, type SaveState } from './useEvaluationAutosave';
 
 /** Where the provider lands after completing (spec 01 §4: his dashboard; his cases are its list). */
@@ -68,6 +70,28 @@ export function EvaluationPage() {
   // The URL's case must be the request's.
   if (view.data.caseId !== caseId) return <NotFoundPage />;
   return <EvaluationScreen key={requestId} view={view.data} caseRecord={details.data} />;
+}
+
+/** Downloads the request's evaluation PDF (spec 01 §7 GET /{id}/requests/{requestId}/evaluation/pdf). */
+export function EvaluationPdfButton({ caseId, requestId, size = 'small' }: { caseId: number; requestId: number; size?: 'small' | 'medium' }) {
+  const dp = useAppData();
+  const notify = useNotify();
+  const [busy, setBusy] = useState(false);
+  const open = async () => {
+    setBusy(true);
+    try {
+      await dp.downloadPdf(evaluationPdfUrl(caseId, requestId));
+    } catch (e) {
+      notify((e as Error).message || 'The evaluation PDF could not be made', { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button size={size} variant="outlined" onClick={() => void open()} disabled={busy} data-testid="evaluation-pdf">
+      Evaluation PDF
+    </Button>
+  );
 }
 
 const SAVE_STATE_LABEL: Record<SaveState, string> = { saved: 'Saved', saving: 'Saving…', unsaved: 'Saving…', failed: 'Not saved' };
@@ -242,12 +266,19 @@ function EvaluationScreen({ view, caseRecord }: { view: EvaluationView; caseReco
   };
 
   const readOnly = mode === 'readOnly';
+  const request = caseRecord.requests.find((r) => r.id === view.requestId);
   return (
     <Box data-testid="evaluation-page" data-mode={mode}>
       <Header view={view} caseRecord={caseRecord}>
         <Chip label={readOnly ? 'Read only' : editing ? 'Editing a completed evaluation' : 'In progress'} color={readOnly ? 'default' : 'primary'} data-testid="evaluation-mode" />
         {!readOnly && <SaveStateChip state={autosave.state} autosave={mode === 'new'} onRetry={() => void autosave.flush()} />}
+        {view.version > 0 && <EvaluationPdfButton caseId={view.caseId} requestId={view.requestId} />}
       </Header>
+      {request && (
+        <Box sx={{ mb: 2 }} data-testid="evaluation-video">
+          <VideoMeetingControls request={request} />
+        </Box>
+      )}
       {restored && !readOnly && restoredShown && (
         <Alert severity="info" sx={{ mb: 2 }} onClose={() => setRestoredShown(false)} data-testid="evaluation-restored">
           Changes you made before the page was reloaded had not been saved yet: they are back{mode === 'new' ? ' and saved now' : ''}.

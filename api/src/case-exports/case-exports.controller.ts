@@ -12,6 +12,7 @@ import { CasesService } from '../cases/cases.service';
 import { CaseExportsService, type PdfExportOptions } from './case-exports.service';
 import { queryValue } from '../common/list-query';
 import { ScopedCase, type CaseRef } from '../auth/scoped-case';
+import { IdParam } from '../common/id-param';
 
 /** 'true'/'1' → true, 'false'/'0'/'' → false; anything else is left for the schema to refuse. */
 function queryBoolean(raw: unknown): unknown {
@@ -104,6 +105,13 @@ export class CaseExportsController {
       if ('unknownFiles' in r) throw invalid([{ field: 'fileIds', key: 'unknown', message: 'Unknown patient file' }]);
       return r;
     }, '.pdf');
+  }
+
+  @ExportRoute(':id/requests/:requestId/evaluation/pdf', 'read', 'Case', PDF_TYPE, "PDF attachment case-<000123>-evaluation-<requestId>.pdf: the request's evaluation as the provider saw it, with the provider's signature line")
+  @ApiNotFoundResponse({ description: `${ErrorCode.NotFound}: no such request on this case, or it has no evaluation` })
+  async evaluationPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @IdParam('requestId') requestId: number, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
+    const timeZone = parseTimeZone(tz);
+    return this.audited('EvaluationPdf', req, user, caseId, { requestId }, () => this.exports.evaluationPdf(user, caseId, requestId, timeZone), `-evaluation-${requestId}.pdf`);
   }
 
   @ExportRoute(':id/summary/pdf', 'access', 'SummaryPdf', PDF_TYPE, 'PDF attachment case-<000123>-summary.pdf: one page with patient, dates, source, status history, recommendation, outcome')

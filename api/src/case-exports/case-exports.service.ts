@@ -4,7 +4,7 @@ import { Sequelize } from 'sequelize-typescript';
 import { Readable } from 'stream';
 import { stringify } from 'csv-stringify';
 import { PDFDocument as LibPdf, StandardFonts } from 'pdf-lib';
-import { answeredQuestions, answersFromList, durationTwoUnits, formatDay, patientReference, caseReference, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, answeredQuestions, answersFromList, durationTwoUnits, formatDay, patientReference, caseReference, type UserContext } from '@crisis/forms';
 import { CasesService } from '../cases/cases.service';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
 import { select } from '../reference/reference-sql';
@@ -106,7 +106,8 @@ export class CaseExportsService {
     return select<Record<string, any>>(
       this.sequelize,
       `SELECT r.id, r.type, r.status, r.created_at AS "createdAt", r.completed_at AS "completedAt",
-              coalesce(u.first_name || ' ' || u.last_name, '') AS provider,
+              coalesce(u.first_name || ' ' || u.last_name, '') AS provider, u.provider_info->>'npi' AS "providerNpi",
+              u.provider_info->>'providerType' AS "providerType",
               e.request_id IS NOT NULL AS "hasEvaluation", e.created_at AS "evaluatedAt", e.modified_at AS "modifiedAt",
               e.primary_diagnosis AS "primaryDiagnosis", pd.description AS "primaryDiagnosisDescription",
               (SELECT string_agg(d.code || ' ' || d.description, '; ' ORDER BY d.code) FROM diagnoses d WHERE d.code = ANY(e.secondary_diagnoses)) AS "secondaryDiagnoses",
@@ -128,29 +129,27 @@ export class CaseExportsService {
     const evaluated = rows.filter((r) => r.hasEvaluation);
     if (!rows.length || !evaluated.length) pdf.paragraph('No evaluations', { muted: true });
     for (const r of rows) {
-      pdf.subheading(`Request ${words(r.type)} · ${r.status} · ${pdf.dateTime(r.createdAt)}`);
       if (!r.hasEvaluation) {
+        pdf.subheading(`Request ${words(r.type)} · ${r.status} · ${pdf.dateTime(r.createdAt)}`);
         pdf.keyValues([['Provider', r.provider], ['Evaluation', 'Not started']]);
         continue;
       }
-      pdf.keyValues([
-        ['Provider', r.provider],
-        ['Evaluated at', pdf.dateTime(r.evaluatedAt)],
-        ['Modified at', pdf.dateTime(r.modifiedAt)],
-        ['Primary diagnosis', r.primaryDiagnosis ? `${r.primaryDiagnosis} ${r.primaryDiagnosisDescription ?? ''}` : ''],
-        ['Secondary diagnoses', r.secondaryDiagnoses],
-        ['Main recommendation', words(r.mainRecommendation)],
-        ['Criteria', (r.criteria ?? []).map(words).join(', ')],
-        ['Recommendation note', r.recommendationNote],
-        ['Billing codes', r.billingCodes],
-      ]);
-      const answers = Array.isArray(r.answers) ? r.answers : [];
-      // The questions as the provider saw them (the form version the evaluation was answered on).
-      const rows: string[][] = Array.isArray(r.formItems)
-        ? answeredQuestions(r.formItems, answersFromList(answers)).map((q) => (q.heading ? [q.label.toUpperCase(), ''] : [q.label, q.answer]))
-        : answers.map((a: any) => [String(a?.questionName ?? ''), Array.isArray(a?.value) ? a.value.join(', ') : String(a?.value ?? '')]);
-      if (rows.length) pdf.table([{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }], rows);
+      writeEvaluation(pdf, r);
     }
+  }
+
+  /**
+   * GET /{id}/requests/{requestId}/evaluation/pdf (spec 01 §7): one request's evaluation as the
+   * provider saw it, with the provider's signature line. NTFND when the request has none.
+   */
+  async evaluationPdf(user: UserContext, caseId: number, requestId: number, timeZone: string) {
+    const d: Details = await this.cases.details(user, caseId);
+    const row = (await this.evaluations(caseId)).find((r) => r.id === requestId);
+    if (!row || !row.hasEvaluation) throw new CodedError(ErrorCode.NotFound, undefined, undefined, 'The request has no evaluation');
+    const pdf = this.newPdf('Evaluation', d, timeZone);
+    writeEvaluation(pdf, row);
+    pdf.end();
+    return { stream: pdf.doc as unknown as Readable, patientId: d.patient.id, facilityId: d.sourceFacility.id };
   }
 
   /** Patient files of the case the user may see; with fileIds only those (unknown ids → null). */
@@ -281,6 +280,41 @@ export class CaseExportsService {
     csv.end();
     return { stream: csv as Readable, patientId: d.patient.id, facilityId: d.sourceFacility.id };
   }
+}
+
+/**
+ * One request's evaluation: the request, diagnoses, billing codes, the recommendation and its
+ * criteria and note, the questions and visible answers of the form version it was answered on
+ * (a hidden question's answer is not printed), then the provider's signature line.
+ */
+export function writeEvaluation(pdf: CasePdf, r: Record<string, any>) {
+  pdf.subheading(`Request ${words(r.type)} · ${r.status} · ${pdf.dateTime(r.createdAt)}`);
+  pdf.keyValues([
+    ['Provider', r.provider],
+    ['Evaluated at', pdf.dateTime(r.evaluatedAt)],
+    ['Modified at', pdf.dateTime(r.modifiedAt)],
+    ['Primary diagnosis', r.primaryDiagnosis ? `${r.primaryDiagnosis} ${r.primaryDiagnosisDescription ?? ''}` : ''],
+    ['Secondary diagnoses', r.secondaryDiagnoses],
+    ['Billing codes', r.billingCodes],
+    ['Main recommendation', words(r.mainRecommendation)],
+    ['Criteria', (r.criteria ?? []).map(words).join(', ')],
+    ['Recommendation note', r.recommendationNote],
+  ]);
+  const answers = Array.isArray(r.answers) ? r.answers : [];
+  // The questions as the provider saw them (the form version the evaluation was answered on); an
+  // evaluation without its form version prints no answers rather than names a provider never saw.
+  const rows: string[][] = Array.isArray(r.formItems)
+    ? answeredQuestions(r.formItems, answersFromList(answers)).map((q) => (q.heading ? [q.label.toUpperCase(), ''] : [q.label, q.answer]))
+    : [];
+  if (rows.length) {
+    pdf.doc.moveDown(0.6);
+    pdf.table([{ header: 'Question', width: 0.5 }, { header: 'Answer', width: 0.5 }], rows);
+  }
+  pdf.signature(
+    r.completedAt
+      ? `Electronically signed by ${[r.provider, r.providerType].filter(Boolean).join(', ')} · NPI ${r.providerNpi || '—'} · Completed at ${pdf.dateTime(r.completedAt)}`
+      : `${r.provider || 'The provider'} · NPI ${r.providerNpi || '—'} · Not completed (draft)`,
+  );
 }
 
 export const ACTIVITY_COLUMNS = ['Status group', 'Status', 'Initiator', 'Started at', 'Ended at', 'Duration'];

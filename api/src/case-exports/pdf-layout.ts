@@ -104,6 +104,19 @@ export class CasePdf {
     doc.x = left;
   }
 
+  /** A signature line: a rule to sign on, the signer's line under it. */
+  signature(text: string) {
+    const { doc } = this;
+    this.ensureSpace(50);
+    const left = doc.page.margins.left;
+    const y = doc.y + 24;
+    doc.moveTo(left, y).lineTo(left + this.width * 0.6, y).lineWidth(0.7).strokeColor('#000000').stroke();
+    doc.font('Helvetica').fontSize(9).fillColor('black').text(text, left, y + 4, { width: this.width });
+    doc.moveDown(0.5);
+    doc.x = left;
+    doc.font('Helvetica').fontSize(10);
+  }
+
   /** A table with a bold header row; column widths are fractions of the text width. */
   table(columns: Array<{ header: string; width: number }>, rows: string[][]) {
     const { doc } = this;

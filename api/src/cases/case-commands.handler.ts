@@ -59,6 +59,7 @@ import type {
 import { AuditService } from '../audit/audit.service';
 import { currentTransaction } from '../common/after-commit';
 import { connectionOf, inTransaction, pooledSql, type Sql } from '../db/sql';
+import { onlineMeetingsRepository as meetings } from '../online-meetings/online-meetings.repository';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
 import { caseRepository as repo, type CaseDetails, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
@@ -131,6 +132,7 @@ export class CaseCommandsHandler {
           state,
           ...(applied.requestId ? { requestId: applied.requestId } : {}),
           ...(applied.taskIds ? { taskIds: applied.taskIds } : {}),
+          ...(applied.meetingId ? { meetingId: applied.meetingId } : {}),
         };
         await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: applied.notifications });
         if (command.audit)
@@ -213,6 +215,7 @@ interface Applied {
   notifications: CaseNotification[];
   requestId?: number;
   taskIds?: number[];
+  meetingId?: number;
 }
 
 async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelTimes): Promise<Applied> {
@@ -489,6 +492,46 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
         fieldRefusal({ divisionId: 'notReferring' });
       }
       return { notifications: [], taskIds: rows.map((r) => r.id) };
+    }
+
+    case 'createOnlineMeeting': {
+      const r = await request(command.requestId);
+      if (!isActiveRequestStatus(r.status)) refuse(ErrorCode.RequestNotActive, 'The request is not active', { status: r.status });
+      if (!r.evaluation_provider_id) fieldRefusal({ evaluationProviderId: 'required' });
+      // A provider makes meetings for his own requests only; partner staff for any.
+      if (actor.userType === 'IntegratedTelehealthPartners_Provider' && r.evaluation_provider_id !== actor.id)
+        refuse(ErrorCode.Forbidden, "You don't have permission to perform this action");
+      const recreated = await meetings.endOpen(db, r.id, 'recreated');
+      const meetingId = await meetings.insert(db, {
+        requestId: r.id,
+        caseId: c.id,
+        room: command.room,
+        joinUrl: command.joinUrl,
+        createdBy: actor.id || null,
+        scheduledAt: command.scheduledAt ?? null,
+        idleEndsAt: command.idleEndsAt,
+      });
+      await repo.recordMeetingActivity(c.id, c.status, recreated ? 'Video meeting recreated' : 'Video meeting created', actor, command.commandId);
+      return { notifications: [], meetingId };
+    }
+
+    case 'joinOnlineMeeting': {
+      const r = await request(command.requestId);
+      const m = await meetings.latest(db, r.id);
+      if (!m) refuse(ErrorCode.NotFound, 'The request has no video meeting');
+      if (m!.ended_at) refuse(ErrorCode.OnlineMeetingEnded, 'The video meeting has ended');
+      if (command.as === 'provider' && r.evaluation_provider_id !== actor.id) refuse(ErrorCode.Forbidden, "You don't have permission to perform this action");
+      const first = await meetings.markJoined(db, m!.id, command.as, command.idleEndsAt);
+      if (first) await repo.recordMeetingActivity(c.id, c.status, command.as === 'provider' ? 'Provider joined the video meeting' : 'Patient joined the video meeting', actor, command.commandId);
+      return { notifications: [], meetingId: m!.id };
+    }
+
+    case 'endOnlineMeeting': {
+      const m = await meetings.byId(db, command.meetingId);
+      if (!m || m.case_id !== c.id) refuse(ErrorCode.NotFound, 'Requested data not found');
+      // A join that committed before this command moved the idle end: then nothing ends.
+      if (await meetings.endIfIdle(db, m!.id)) await repo.recordMeetingActivity(c.id, c.status, 'Video meeting ended: nobody joined for the idle time', actor, command.commandId);
+      return { notifications: [], meetingId: m!.id };
     }
 
     case 'recordEvent': {

@@ -237,6 +237,21 @@ export const caseRepository = {
     });
   },
 
+  /** A video meeting was created, joined or ended: an activity row of its own, the status unchanged. */
+  async recordMeetingActivity(caseId: number, status: string, note: string, actor: CaseActor, commandId: string): Promise<void> {
+    await CaseActivity.create({
+      caseId,
+      status,
+      statusGroup: caseStatusGroupOf(status),
+      kind: 'meeting',
+      note,
+      initiatorId: actor.id || null,
+      initiatorName: actor.name,
+      commandId,
+      endedAt: now(),
+    });
+  },
+
   async setOutcome(caseId: number, o: { type: string | null; note: string | null; referringDivisionId: number | null }, closing: boolean): Promise<void> {
     await Case.update(
       { outcomeType: o.type, outcomeNote: o.note, outcomeReferringDivisionId: o.referringDivisionId, ...(closing ? { closedAt: now() } : {}) },

@@ -486,7 +486,9 @@ const REQUEST_COLUMNS = `r.id, r.case_id AS "caseId", r.type, r.status, r.create
   CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
     'avatar', u.avatar, 'biography', u.provider_info->>'biography', 'type', u.provider_info->>'providerType') END AS "evaluationProvider",
   json_build_object('id', cu.id, 'firstName', cu.first_name, 'lastName', cu.last_name) AS "createdBy",
-  r.online_meeting AS "onlineMeeting"`;
+  (SELECT json_build_object('isProviderJoined', m.provider_joined_at IS NOT NULL, 'isPatientJoined', m.patient_joined_at IS NOT NULL,
+          'ended', m.ended_at IS NOT NULL, 'createdAt', m.created_at, 'scheduledAt', m.scheduled_at)
+     FROM online_meetings m WHERE m.request_id = r.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS "onlineMeeting"`;
 const REQUEST_FROM = `FROM requests r LEFT JOIN users u ON u.id = r.evaluation_provider_id LEFT JOIN users cu ON cu.id = r.created_by WHERE r.case_id = $1`;
 
 function patientValues(p: PatientInput): unknown[] {

@@ -48,7 +48,7 @@ export class EvaluationsController {
     return this.evaluations.billingCodeChoices(user, id);
   }
 
-  @ListRoute('read', 'Case', { path: ':id/evaluation/change-log', sortable: ['changedAt'], filter: 'none', description: 'The edits after completion, newest first, 10 a page; total in Content-Range' })
+  @ListRoute('read', 'Case', { path: ':id/evaluation/logs', sortable: ['changedAt'], filter: 'none', description: 'The edits after completion, newest first, 10 a page; total in Content-Range' })
   async changeLog(@CurrentUser() user: UserContext, @IdParam() id: number, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseListQuery(query, { sortable: ['changedAt'], defaultSort: ['changedAt', 'DESC'], maxPage: 100 });
     return sendPage(reply, 'evaluation-change-log', q, await this.evaluations.changeLog(user, id, q));

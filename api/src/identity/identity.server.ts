@@ -64,7 +64,8 @@ export function adminUiClient() {
       'http://localhost:5173/auth-callback',
       'http://localhost:5173/silent-renew.html',
     ],
-    post_logout_redirect_uris: [`${config.publicUrl}/`, 'http://localhost:5173/'],
+    // /blank: where a facility user lands after the video call's sign-out (spec 01 §4 "Video meeting").
+    post_logout_redirect_uris: [`${config.publicUrl}/`, 'http://localhost:5173/', `${config.publicUrl}/blank`, 'http://localhost:5173/blank'],
   };
 }
 

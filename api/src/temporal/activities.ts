@@ -4,6 +4,7 @@ import { createCaseActivities } from '../cases/case.activities';
 import type { CaseCommandsHandler } from '../cases/case-commands.handler';
 import { createClaimActivities } from '../claims/claims.activities';
 import { pooledSql } from '../db/sql';
+import { createOnlineMeetingActivities } from '../online-meetings/online-meetings.activities';
 import { createPlacementActivities } from '../placement/placement.activities';
 import { createUserMaintenanceActivities } from '../users/user-maintenance.activities';
 
@@ -25,5 +26,6 @@ export function createActivities({ sequelize, cases }: ActivityDeps): Activities
     ...createClaimActivities({ db }),
     ...createPlacementActivities({ sequelize }),
     ...createUserMaintenanceActivities({ db }),
+    ...createOnlineMeetingActivities({ sequelize }),
   };
 }

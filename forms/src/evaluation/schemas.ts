@@ -148,6 +148,14 @@ export const evaluationCompleteSchema = objectSchema('evaluationComplete', ['sou
   version: { type: 'integer', minimum: 0, maximum: 2147483647 },
 });
 
+/** POST /api/requests/{id}/evaluation/online-meeting: create or recreate, optionally for a later time (its reminder). */
+export const onlineMeetingCreateSchema = objectSchema('onlineMeetingCreate', [], {
+  scheduledAt: { type: ['string', 'null'], format: 'date-time' },
+});
+export interface OnlineMeetingCreateInput {
+  scheduledAt?: string | null;
+}
+
 /** GET /api/requests/{id}/evaluation: everything the evaluation screen shows. */
 /** What a save answers: the version the next save must carry (the screen keeps its own values). */
 export interface EvaluationSaved {
@@ -189,7 +197,7 @@ export interface EvaluationBillingCode {
   description: string;
 }
 
-/** A row of an evaluation's change log (GET /api/requests/{id}/evaluation/change-log). */
+/** A row of an evaluation's change log (GET /api/requests/{id}/evaluation/logs). */
 export interface EvaluationChangeLogRow {
   id: number;
   changedAt: string;

@@ -9,3 +9,4 @@ export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-main
 export { caseLifecycleWorkflow } from './case-lifecycle';
 export { callbackTimerWorkflow } from './callback-timer';
 export { sweepDueCallbacksWorkflow } from './callbacks-sweep';
+export { onlineMeetingWorkflow } from './online-meeting';

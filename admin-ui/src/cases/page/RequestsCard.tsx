@@ -31,6 +31,8 @@ import { keys, useAppData, useAppQuery } from '../../data/query';
 import { enumLabel } from './caseLabels';
 import { FormDialog, NoteField, ReasonDialog, schemaProblems } from './dialogs';
 import { useCaseErrors } from './useCaseErrors';
+import { EvaluationPdfButton } from '../../evaluations/EvaluationPage';
+import { VideoMeetingControls } from '../../online-meetings/VideoMeetingControls';
 
 type Bio = NonNullable<CaseRequest['evaluationProvider']>;
 
@@ -101,7 +103,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
             <TableBody>
               {caseRecord.requests.map((r) => {
                 const mine = isProvider && r.evaluationProviderId === context.id;
-                return (
+                return [
                   <TableRow key={r.id} data-testid={`request-row-${r.id}`}>
                     <TableCell>{enumLabel(r.type)}</TableCell>
                     <TableCell data-testid="request-status" sx={{ whiteSpace: 'nowrap' }}>
@@ -154,9 +156,18 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                           View evaluation
                         </Button>
                       )}
+                      {r.hasEvaluation && <EvaluationPdfButton caseId={caseRecord.id} requestId={r.id} />}
                     </TableCell>
-                  </TableRow>
-                );
+                  </TableRow>,
+                  // The video meeting of a request that has a provider, or had a meeting (spec 02 §2 "Video evaluation").
+                  (r.onlineMeeting || (r.evaluationProviderId && isActiveRequestStatus(r.status) && !closed)) && ability.can('read', 'OnlineMeeting') && (
+                    <TableRow key={`${r.id}-video`} data-testid={`request-video-${r.id}`}>
+                      <TableCell colSpan={6} sx={{ borderTop: 0, pt: 0 }}>
+                        <VideoMeetingControls request={r} />
+                      </TableCell>
+                    </TableRow>
+                  ),
+                ];
               })}
             </TableBody>
           </Table>

@@ -7,7 +7,7 @@ export class CaseActivity extends Model {
   @Column(DataType.INTEGER) declare caseId: number;
   @Column(DataType.TEXT) declare status: string;
   @Column(DataType.TEXT) declare statusGroup: string;
-  /** created | manual | auto | resume | undo | reopen | recommendation */
+  /** created | manual | auto | resume | undo | reopen | recommendation | meeting */
   @Column(DataType.TEXT) declare kind: string;
   @Column(DataType.TEXT) declare note: string | null;
   @Column(DataType.INTEGER) declare initiatorId: number | null;
