@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { Readable } from 'stream';
 import { stringify } from 'csv-stringify';
-import { PDFDocument as LibPdf, StandardFonts } from 'pdf-lib';
+import { PDFDocument as LibPdf, StandardFonts } from '@cantoo/pdf-lib';
 import { CodedError, ErrorCode, answeredQuestions, answersFromList, durationTwoUnits, formatDay, patientReference, caseReference, type UserContext } from '@crisis/forms';
 import { CasesService } from '../cases/cases.service';
 import { FILE_STORAGE, type FileStorage } from '../files/storage';
