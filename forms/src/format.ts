@@ -18,3 +18,9 @@ export function formatZip(zip: string | null | undefined): string {
   const d = zip.replace(/\D/g, '');
   return d.length === 9 ? `${d.slice(0, 5)}-${d.slice(5)}` : zip;
 }
+
+/** A percentage typed by a person as the fraction the API carries (97 → 0.97), and back, without float noise. */
+export const percentToFraction = (percent: number | null): number | null => (percent === null || !Number.isFinite(percent) ? null : Math.round(percent * 1e4) / 1e6);
+export function fractionToPercent(fraction: number | null | undefined): number | null {
+  return typeof fraction === 'number' ? Math.round(fraction * 1e6) / 1e4 : null;
+}

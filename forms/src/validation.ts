@@ -205,6 +205,9 @@ function toFieldError(e: ErrorObject): FieldError {
   // A blank required field arrives as null (normalizeInput), which is "required", not a type problem.
   const isBlank = e.keyword === 'minItems' || (e.keyword === 'type' && e.data === null);
   if (isBlank) return { field, key: 'required', message: REQUIRED_MESSAGE };
+  // A percentage sent as a fraction (schemas' percentAsFraction): the limit said in percent.
+  if ((e.parentSchema as { 'x-percent'?: boolean } | undefined)?.['x-percent'] && (e.keyword === 'maximum' || e.keyword === 'exclusiveMinimum'))
+    return { field, key: e.keyword, message: e.keyword === 'maximum' ? `Must be at most ${Math.round((e.params as any).limit * 100)} %` : 'Must be positive' };
   return { field, key: e.keyword, message: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid value'))(e) };
 }
 

@@ -214,7 +214,7 @@ async function caseRecords(t: Tokens, box: Sandbox) {
   await call('PUT', `/api/cases/${itpCase}`, { token, body: { sourceFacilityId: box.facilityId, sourceDivisionId: box.sourceDivisionId, contactPhoneNumber: '+18135550111', notificationSendingMethod: 'PhoneCall' } });
   const patient = caseBody({}).patient;
   await call('PUT', `/api/cases/${itpCase}/patient`, { token, body: { ...patient, firstName: 'Edited', phone: '(813) 555-0177' } });
-  await call('POST', `/api/cases/${itpCase}/vitals`, { token, body: { submittedOn: now(), pulse: 80, oxygenSaturation: 97 } });
+  await call('POST', `/api/cases/${itpCase}/vitals`, { token, body: { submittedOn: now(), pulse: 80, oxygenSaturation: 0.97 } });
   await call('POST', `/api/cases/${itpCase}/progress-notes`, { token, body: { note: 'Calmer', submittedOn: now() } });
   const note = ok('note', await call('POST', `/api/cases/${itpCase}/notes`, { token, body: { note: 'Called the family' } })).id;
   await call('POST', `/api/cases/${itpCase}/notes/${note}`, { token, body: { hidden: true } });

@@ -73,19 +73,19 @@ describe('case records', () => {
 
   afterAll(() => db.end());
 
-  it('vitals: oxygen entered in percent, stored as a fraction; source side and ITP add, referring facilities do not', async () => {
+  it('vitals: oxygen travels and is kept as a fraction (0.97); source side and ITP add, referring facilities do not', async () => {
     const c = await newCase();
     await grantReferring(c.id);
     const added = await api('POST', `/api/cases/${c.id}/vitals`, {
       token: facility,
-      body: { submittedOn: now(), pulse: 82, bloodPressure: { systolic: 120, diastolic: 80 }, oxygenSaturation: 97, bodyTemperature: 98.6, respirationRate: 16 },
+      body: { submittedOn: now(), pulse: 82, bloodPressure: { systolic: 120, diastolic: 80 }, oxygenSaturation: 0.97, bodyTemperature: 98.6, respirationRate: 16 },
     });
     expect(added.status).toBe(201);
     const stored = await db.query('SELECT oxygen_saturation::text AS o, created_by FROM vitals WHERE id = $1', [added.body.id]);
     expect(stored.rows[0].o).toBe('0.9700');
     const list = await api('GET', `/api/cases/${c.id}/vitals`, { token: itp });
     expect(list.status).toBe(200);
-    expect(list.body[0]).toMatchObject({ pulse: 82, oxygenSaturation: 97, bodyTemperature: 98.6, bloodPressure: { systolic: 120, diastolic: 80 }, createdBy: { fullName: expect.any(String) } });
+    expect(list.body[0]).toMatchObject({ pulse: 82, oxygenSaturation: 0.97, bodyTemperature: 98.6, bloodPressure: { systolic: 120, diastolic: 80 }, createdBy: { fullName: expect.any(String) } });
     await notified(c.id, 'VitalsAdded');
 
     for (const token of [provider, facilityAdmin, admin])
@@ -96,9 +96,11 @@ describe('case records', () => {
     expect((await api('POST', `/api/cases/${c.id}/vitals`, { token: referring, body: { submittedOn: now(), pulse: 70 } })).status).toBe(403);
     expect((await api('GET', `/api/cases/${c.id}/vitals`, { token: group })).status).toBe(403);
 
-    // §5: oxygen at most 100, positive values, integers, submittedOn not in the future nor before 1902.
+    // §5: oxygen at most 100 % (1.0), positive values, integers, submittedOn not in the future nor before 1902.
+    const over = await api('POST', `/api/cases/${c.id}/vitals`, { token: facility, body: { submittedOn: now(), oxygenSaturation: 1.01 } });
+    expect(over.body.fields).toEqual([expect.objectContaining({ field: 'oxygenSaturation', message: 'Must be at most 100 %' })]);
     const bad = [
-      { submittedOn: now(), oxygenSaturation: 101 },
+      { submittedOn: now(), oxygenSaturation: 97 },
       { submittedOn: now(), pulse: 0 },
       { submittedOn: now(), pulse: 7.5 },
       { submittedOn: now(), bloodPressure: { systolic: -1 } },

@@ -87,7 +87,7 @@ describe('medical information', () => {
       jailPriorToArrivingOrInCustody: { exist: true, note: 'County jail' },
       hallucinations: { exist: false, type: 'Visual' },
       assistiveDevices: { exist: true, note: 'Walker' },
-      alcoholInSystem: { exist: true, bal: 150 },
+      alcoholInSystem: { exist: true, bal: 1.5 }, // 150 % entered
       drugsInSystem: [{ drug: 'THC', useCase: 'Unprescribed' }, { drug: 'Opiates' }],
       primaryDiagnosisCode: d1.code,
       secondaryDiagnosisCodes: [d2.code],
@@ -99,7 +99,7 @@ describe('medical information', () => {
     expect(res.body.criminalCharges).toEqual({ exist: false, note: null });
     expect(res.body.jailPriorToArrivingOrInCustody).toEqual({ exist: true, note: 'County jail' });
     expect(res.body.hallucinations).toEqual({ exist: false, type: null });
-    expect(res.body.alcoholInSystem).toEqual({ exist: true, bal: 150 });
+    expect(res.body.alcoholInSystem).toEqual({ exist: true, bal: 1.5 });
     expect(res.body.primaryDiagnosis).toEqual({ code: d1.code, description: d1.description });
     expect(res.body.secondaryDiagnoses).toEqual([{ code: d2.code, description: d2.description }]);
     expect(res.body.drugsInSystem).toHaveLength(2);
@@ -114,7 +114,8 @@ describe('medical information', () => {
     // Bad input: coded 400, nothing changed.
     const before = (await db.query('SELECT data FROM medical_information WHERE case_id = $1', [id])).rows[0].data;
     for (const bad of [
-      { alcoholInSystem: { exist: true, bal: 901 } },
+      { alcoholInSystem: { exist: true, bal: 9.01 } },
+      { alcoholInSystem: { exist: true, bal: 150 } },
       { alcoholInSystem: { exist: true, bal: 0 } },
       { drugsInSystem: [{ useCase: 'Prescribed' }] },
       { primaryDiagnosisCode: 'NOPE.999' },

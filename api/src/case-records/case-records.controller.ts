@@ -61,7 +61,7 @@ export class CaseRecordsController {
   // ---------------------------------------------------------------------------------- vitals
 
   @Route('GET', 'vitals', 'read', 'Vitals')
-  @ApiOkResponse({ description: 'Vitals newest first; oxygenSaturation in percent' })
+  @ApiOkResponse({ description: 'Vitals newest first; oxygenSaturation as a fraction (0.97)' })
   vitals(@CurrentUser() user: UserContext, @IdParam() id: number) {
     return this.records.vitals(user, id);
   }

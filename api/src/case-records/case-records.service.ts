@@ -112,7 +112,7 @@ export class CaseRecordsService {
       this.sequelize,
       `SELECT v.id, v.submitted_on AS "submittedOn", v.pulse,
               json_build_object('systolic', v.systolic, 'diastolic', v.diastolic) AS "bloodPressure",
-              (v.oxygen_saturation * 100)::float8 AS "oxygenSaturation",
+              v.oxygen_saturation::float8 AS "oxygenSaturation",
               v.body_temperature::float8 AS "bodyTemperature", v.respiration_rate::float8 AS "respirationRate",
               v.created_at AS "createdAt", ${AUTHOR} AS "createdBy"
          FROM vitals v LEFT JOIN users u ON u.id = v.created_by
@@ -135,8 +135,7 @@ export class CaseRecordsService {
         body.pulse ?? null,
         bp.systolic ?? null,
         bp.diastolic ?? null,
-        // Entered in percent, stored as a fraction (spec 01 §3 "sent divided by 100").
-        body.oxygenSaturation == null ? null : body.oxygenSaturation / 100,
+        body.oxygenSaturation ?? null, // a fraction (spec 01 §3)
         body.bodyTemperature ?? null,
         body.respirationRate ?? null,
         user.id,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  fractionToPercent,
   CaseStatus,
   ErrorCode,
   FACILITY_MEDICAL_INFORMATION_FIELDS,
@@ -69,7 +70,7 @@ const TRACKED: Array<[name: string, read: (d: any) => unknown]> = [
   ['medicationsGivenInEr', (d) => d.medicationsGivenInEr],
   ['homeMedications', (d) => d.homeMedications],
   ['alcoholInSystem', (d) => d.alcoholInSystem?.exist],
-  ['bloodAlcoholLevel', (d) => d.alcoholInSystem?.bal],
+  ['bloodAlcoholLevel', (d) => (typeof d.alcoholInSystem?.bal === 'number' ? `${fractionToPercent(d.alcoholInSystem.bal)}%` : null)],
   ['drugsInSystem', (d) => (d.drugsInSystem ?? []).map((x: any) => (x.useCase ? `${x.drug} (${x.useCase})` : x.drug))],
   ['acuteConditions', (d) => d.acuteConditions],
   ['medicalPsychHistory', (d) => d.medicalPsychHistory],
@@ -89,10 +90,6 @@ function logText(v: unknown): string | null {
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   return String(v);
 }
-
-/** Blood alcohol: entered as a percent up to 900, stored divided by 100 (spec 01 §5). */
-const balToStored = (bal: number | null | undefined) => (typeof bal === 'number' ? Math.round((bal / 100) * 1e6) / 1e6 : null);
-const balFromStored = (bal: number | null | undefined) => (typeof bal === 'number' ? Math.round(bal * 100 * 1e4) / 1e4 : null);
 
 /**
  * Medical information of a case (spec 01 §3, §4, §5): read by ITP roles in full and by facility
@@ -155,8 +152,8 @@ export class MedicalInformationService {
         exist: data.jailPriorToArrivingOrInCustody?.exist ?? null,
         note: data.jailPriorToArrivingOrInCustody?.note ?? null,
       },
-      // bal as entered (percent); the row keeps it divided by 100.
-      alcoholInSystem: { exist: data.alcoholInSystem?.exist ?? null, bal: balFromStored(data.alcoholInSystem?.bal) },
+      // bal travels and is kept as a fraction (the percent entered divided by 100, spec 01 §5).
+      alcoholInSystem: { exist: data.alcoholInSystem?.exist ?? null, bal: data.alcoholInSystem?.bal ?? null },
       assistiveDevices: { exist: data.assistiveDevices?.exist ?? null, note: data.assistiveDevices?.note ?? null },
       activeDetox: data.activeDetox ?? null,
       acuteConditions: data.acuteConditions ?? null,
@@ -193,7 +190,6 @@ export class MedicalInformationService {
     const oldData: any = existing?.data ?? {};
     const before = {
       ...oldData,
-      alcoholInSystem: oldData.alcoholInSystem ? { ...oldData.alcoholInSystem, bal: balFromStored(oldData.alcoholInSystem.bal) } : oldData.alcoholInSystem,
       mainRecommendation: c.mainRecommendation,
       recommendationCriteria: c.criteria ?? [],
       recommendationNote: c.recommendationNote,
@@ -227,7 +223,6 @@ export class MedicalInformationService {
         note: recommendationNote,
       });
     const stored: any = { ...rest };
-    if (stored.alcoholInSystem) stored.alcoholInSystem = { ...stored.alcoholInSystem, bal: balToStored(stored.alcoholInSystem.bal) };
 
     await this.sequelize.query(
       `INSERT INTO medical_information (case_id, data, updated_by, updated_at) VALUES ($1, $2::jsonb, $3, now())

@@ -42,6 +42,13 @@ import { closeProblems, statusChangeProblems } from './transitions';
 // ---------------------------------------------------------------------------------------------
 
 /** Minimum date of birth and of any entered date (spec 01 §9). */
+
+/**
+ * A percentage entered by a person and sent divided by 100 (spec 01 §3, §5): positive, at most
+ * `maxPercent` %. `x-percent` lets a refusal speak in the percent the person typed.
+ */
+const percentAsFraction = (maxPercent: number) => ({ type: ['number', 'null'], exclusiveMinimum: 0, maximum: maxPercent / 100, 'x-percent': true }) as const;
+
 export const MIN_DATE = '1902-01-01';
 /** Clock skew tolerated before a date-time counts as "in the future". */
 export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
@@ -621,7 +628,8 @@ export const vitalsSchema = objectSchema('vitals', ['submittedOn'], {
     additionalProperties: false,
     properties: { systolic: positiveInteger, diastolic: positiveInteger },
   },
-  oxygenSaturation: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+  // Entered in percent, sent as a fraction (spec 01 §3: 97 % travels as 0.97).
+  oxygenSaturation: percentAsFraction(100),
   bodyTemperature: positiveNumber,
   respirationRate: positiveNumber,
 });
@@ -702,7 +710,7 @@ export interface MedicalInformationInput {
     holdEnd?: string | null;
   } | null;
   jailPriorToArrivingOrInCustody?: YesNoNote | null;
-  /** bal: blood alcohol percent as entered (the API stores it divided by 100). */
+  /** bal: blood alcohol as a fraction (the percent entered divided by 100, spec 01 §5). */
   alcoholInSystem?: { exist?: boolean | null; bal?: number | null } | null;
   assistiveDevices?: YesNoNote | null;
   activeDetox?: boolean | null;
@@ -760,7 +768,7 @@ export const medicalInformationSchema = objectSchema('medicalInformation', [], {
   alcoholInSystem: {
     type: ['object', 'null'],
     additionalProperties: false,
-    properties: { exist: optionalBoolean, bal: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 900 } },
+    properties: { exist: optionalBoolean, bal: percentAsFraction(900) },
   },
   assistiveDevices: yesNoNote,
   activeDetox: optionalBoolean,

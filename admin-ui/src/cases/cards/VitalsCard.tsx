@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@mui/material';
-import { CaseStatus } from '@crisis/forms';
+import { CaseStatus, fractionToPercent, percentToFraction } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import { FormDialog } from '../page/dialogs';
@@ -11,15 +11,16 @@ import { authorName, localInputToIso, nowLocalInput, numberOrNull, when } from '
 const EMPTY = { submittedOn: '', pulse: '', systolic: '', diastolic: '', oxygenSaturation: '', bodyTemperature: '', respirationRate: '' };
 type Values = typeof EMPTY;
 
-/** The payload of the vitals form (spec 01 §3 Vitals): oxygen saturation in percent, the API stores it divided by 100. */
+/** The payload of the vitals form (spec 01 §3 Vitals): oxygen saturation entered in percent, sent divided by 100. */
 export function vitalsPayload(v: Values) {
   const systolic = numberOrNull(v.systolic);
   const diastolic = numberOrNull(v.diastolic);
+  const oxygen = numberOrNull(v.oxygenSaturation);
   return {
     submittedOn: localInputToIso(v.submittedOn),
     pulse: numberOrNull(v.pulse),
     bloodPressure: systolic === null && diastolic === null ? null : { systolic, diastolic },
-    oxygenSaturation: numberOrNull(v.oxygenSaturation),
+    oxygenSaturation: typeof oxygen === 'number' ? percentToFraction(oxygen) : oxygen,
     bodyTemperature: numberOrNull(v.bodyTemperature),
     respirationRate: numberOrNull(v.respirationRate),
   };
@@ -117,7 +118,7 @@ export function VitalsCard({ caseRecord, onChanged }: CaseCardProps) {
                       ? `${v.bloodPressure.systolic ?? '–'}/${v.bloodPressure.diastolic ?? '–'}`
                       : ''}
                   </TableCell>
-                  <TableCell>{v.oxygenSaturation != null ? `${+v.oxygenSaturation.toFixed(2)}%` : ''}</TableCell>
+                  <TableCell>{v.oxygenSaturation != null ? `${fractionToPercent(v.oxygenSaturation)}%` : ''}</TableCell>
                   <TableCell>{v.bodyTemperature != null ? `${v.bodyTemperature} °F` : ''}</TableCell>
                   <TableCell>{v.respirationRate ?? ''}</TableCell>
                   <TableCell>{authorName(v.createdBy)}</TableCell>

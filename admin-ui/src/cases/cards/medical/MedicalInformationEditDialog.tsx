@@ -31,7 +31,9 @@ import {
   MAIN_RECOMMENDATIONS,
   VIOLENT_BEHAVIORS,
   criteriaForRecommendation,
+  fractionToPercent,
   medicalInformationProblems,
+  percentToFraction,
   normalizeMedicalInformation,
   problemsToFieldErrors,
   showsGuardianFields,
@@ -360,8 +362,8 @@ export function MedicalInformationEditDialog(props: {
               size="small"
               type="number"
               label="Blood alcohol level (%)"
-              value={form.alcoholInSystem?.bal ?? ''}
-              onChange={(e) => set({ alcoholInSystem: { ...(form.alcoholInSystem ?? {}), bal: e.target.value === '' ? null : Number(e.target.value) } })}
+              value={fractionToPercent(form.alcoholInSystem?.bal) ?? ''}
+              onChange={(e) => set({ alcoholInSystem: { ...(form.alcoholInSystem ?? {}), bal: e.target.value === '' ? null : percentToFraction(Number(e.target.value)) } })}
               error={!!errors['alcoholInSystem.bal']}
               helperText={errors['alcoholInSystem.bal'] ?? 'Positive, at most 900'}
               inputProps={{ 'data-testid': 'mi-bal', min: 0, max: 900, step: 'any' }}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { HIGH_RISK_CRITERIA, formatDateTime } from '@crisis/forms';
+import { HIGH_RISK_CRITERIA, formatDateTime, fractionToPercent } from '@crisis/forms';
 import type { Diagnosis, MedicalInformation } from '@crisis/forms';
 import { enumLabel, yesNo } from './labels';
 
@@ -85,7 +85,7 @@ export function MedicalInformationView({ info, facility = false }: { info: Medic
       <Row label="Jail prior to arriving or in custody">{withNote(info.jailPriorToArrivingOrInCustody?.exist, info.jailPriorToArrivingOrInCustody?.note)}</Row>
       <Row label="Alcohol in system">
         {info.alcoholInSystem?.exist === true && typeof info.alcoholInSystem.bal === 'number'
-          ? `Yes — BAL ${info.alcoholInSystem.bal}%`
+          ? `Yes — BAL ${fractionToPercent(info.alcoholInSystem.bal)}%`
           : yesNo(info.alcoholInSystem?.exist)}
       </Row>
       <Row label="Drugs in system" testId="mi-drugs">
