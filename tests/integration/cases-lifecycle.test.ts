@@ -241,7 +241,10 @@ describe('case lifecycle', () => {
     // Every request cancelled: contacting is not offered.
     const d = await api('GET', `/api/cases/${c.id}`, { token: itp });
     expect(d.body.allowedStatuses).not.toContain('LocatingServices_ContactingServiceOrganization');
-    // A new request may be created now; a second active one may not.
+    // A new request may be created now — by ITP staff with its provider (spec 01 §5); a second active one may not.
+    const noProvider = await api('POST', `/api/cases/${c.id}/requests`, { token: itp, body: { type: 'Assessment' } });
+    expect(noProvider.status).toBe(400);
+    expect(noProvider.body.fields).toEqual([expect.objectContaining({ field: 'evaluationProviderId', key: 'required' })]);
     const created = await api('POST', `/api/cases/${c.id}/requests`, { token: itp, body: { type: 'Assessment', evaluationProviderId: providerId } });
     expect(created.status).toBe(201);
     const second = await api('POST', `/api/cases/${c.id}/requests`, { token: itp, body: { type: 'PhoneConsultation', evaluationProviderId: providerId } });

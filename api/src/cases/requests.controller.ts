@@ -4,6 +4,9 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
   ErrorCode,
+  REQUIRED_MESSAGE,
+  isItpStaff,
+  providerRequired,
   canCancelRequest,
   canEditRequest,
   type RequestCreateInput,
@@ -61,6 +64,8 @@ abstract class RequestRoutes {
     const types = await this.cases.availableTypesFor(user, caseId);
     if (body.type !== currentType && !types.includes(body.type))
       throw invalid([{ field: 'type', key: 'notAvailable', message: 'This request type is not available for this case' }]);
+    if (providerRequired(isItpStaff(user.role), body.type) && !body.evaluationProviderId)
+      throw invalid([{ field: 'evaluationProviderId', key: 'required', message: REQUIRED_MESSAGE }]);
     if (body.evaluationProviderId && body.type !== 'PlacementOnly') {
       const [c] = await select<{ division: number; dob: string }>(
         this.sequelize,

@@ -348,7 +348,7 @@ describe('requests', () => {
 
 describe('vitals', () => {
   it('accepts vitals', () => {
-    expect(v('vitals', { submittedOn: iso(-60_000), pulse: 80, bloodPressure: { systolic: 120, diastolic: 80 }, oxygenSaturation: 97.5, bodyTemperature: 98.6, respirationRate: 16 })).toEqual([]);
+    expect(v('vitals', { submittedOn: iso(-60_000), pulse: 80, bloodPressure: { systolic: 120, diastolic: 80 }, oxygenSaturation: 0.975, bodyTemperature: 98.6, respirationRate: 16 })).toEqual([]);
     expect(v('vitals', { submittedOn: iso(), bloodPressure: { systolic: 120 } })).toEqual([]);
   });
   it('needs at least one measurement', () => {
@@ -364,7 +364,7 @@ describe('vitals', () => {
   });
   it('checks the measurements', () => {
     expect(
-      fk('vitals', { submittedOn: iso(), pulse: 0, bloodPressure: { systolic: 1.5, diastolic: -1 }, oxygenSaturation: 101, bodyTemperature: 0, respirationRate: -2 }),
+      fk('vitals', { submittedOn: iso(), pulse: 0, bloodPressure: { systolic: 1.5, diastolic: -1 }, oxygenSaturation: 1.01, bodyTemperature: 0, respirationRate: -2 }),
     ).toEqual([
       ['bloodPressure.diastolic', 'minimum'],
       ['bloodPressure.systolic', 'type'],
@@ -374,7 +374,7 @@ describe('vitals', () => {
       ['respirationRate', 'exclusiveMinimum'],
     ]);
     expect(fk('vitals', { submittedOn: iso(), oxygenSaturation: 0 })).toEqual([['oxygenSaturation', 'exclusiveMinimum']]);
-    expect(v('vitals', { submittedOn: iso(), oxygenSaturation: 100 })).toEqual([]);
+    expect(v('vitals', { submittedOn: iso(), oxygenSaturation: 1 })).toEqual([]); // 100 %, sent as a fraction
   });
 });
 
@@ -420,7 +420,7 @@ describe('medicalInformation', () => {
     criminalCharges: { exist: false, note: null },
     legalStatus: { type: 'InvoluntaryPsychiatricHold', legalGuardianName: null, relationshipToPatient: null, holdEnd: iso(86_400_000) },
     jailPriorToArrivingOrInCustody: { exist: true, note: 'County jail' },
-    alcoholInSystem: { exist: true, bal: 80 },
+    alcoholInSystem: { exist: true, bal: 0.8 },
     assistiveDevices: { exist: false, note: null },
     activeDetox: false,
     acuteConditions: 'None',
@@ -459,9 +459,9 @@ describe('medicalInformation', () => {
     ]);
   });
   it('requires a drug per entry', () => expect(fk('medicalInformation', { drugsInSystem: [{ useCase: 'Unknown' }] })).toEqual([['drugsInSystem.0.drug', 'required']]));
-  it('limits blood alcohol to more than 0 and at most 900', () => {
-    expect(v('medicalInformation', { alcoholInSystem: { exist: true, bal: 900 } })).toEqual([]);
-    expect(fk('medicalInformation', { alcoholInSystem: { exist: true, bal: 900.1 } })).toEqual([['alcoholInSystem.bal', 'maximum']]);
+  it('limits blood alcohol to more than 0 and at most 900 % (sent as a fraction, 9)', () => {
+    expect(v('medicalInformation', { alcoholInSystem: { exist: true, bal: 9 } })).toEqual([]);
+    expect(fk('medicalInformation', { alcoholInSystem: { exist: true, bal: 9.001 } })).toEqual([['alcoholInSystem.bal', 'maximum']]);
     expect(fk('medicalInformation', { alcoholInSystem: { exist: true, bal: 0 } })).toEqual([['alcoholInSystem.bal', 'exclusiveMinimum']]);
   });
   it('limits texts', () =>

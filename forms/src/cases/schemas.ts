@@ -431,7 +431,7 @@ export function caseCreateProblems(
   if (isItp) {
     if (missing(input.sourceFacilityId)) problems.sourceFacilityId = 'required';
     if (missing(input.sourceDivisionId)) problems.sourceDivisionId = 'required';
-    if (input.requestType !== 'PlacementOnly' && missing(input.evaluationProviderId)) problems.evaluationProviderId = 'required';
+    if (providerRequired(true, input.requestType) && missing(input.evaluationProviderId)) problems.evaluationProviderId = 'required';
   }
   if (ehrIntegrated) {
     if (missing(input.patientEpicId)) problems.patientEpicId = 'required';
@@ -560,6 +560,12 @@ export const caseTagsSchema = {
 // ---------------------------------------------------------------------------------------------
 // Requests (spec 01 §3 Request, §7 /{id}/requests, /api/requests)
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * ITP staff name the evaluating provider of every request they create — at case creation and on
+ * later requests — unless it is PlacementOnly (spec 01 §5); facility staff may leave it to the ITP.
+ */
+export const providerRequired = (isItp: boolean, requestType: string | null | undefined): boolean => isItp && requestType !== 'PlacementOnly';
 
 export interface RequestCreateInput {
   type: RequestType;
