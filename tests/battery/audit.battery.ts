@@ -168,7 +168,7 @@ async function usersAndProfile(t: Tokens, box: Sandbox) {
   await upload('/api/user/import/validate', t.itpAdmin, { bytes: csv, name: 'users.csv', type: 'text/csv' });
   await upload('/api/user/import', t.itpAdmin, { bytes: csv, name: 'users.csv', type: 'text/csv' });
 
-  await call('POST', '/api/user/sms-notifications-receiving/start', { token: t.itpUser, body: { phone: '(813) 555-0100', type: 'ForTheNextNumberOfHours', receiveNextNHours: 2 } });
+  await call('POST', '/api/user/sms-notifications-receiving/start', { token: t.itpUser, body: { phone: '(813) 555-0100', alwaysReceive: false, receiveUntil: new Date(Date.now() + 2 * 3600_000).toISOString() } });
   await call('POST', '/api/user/sms-notifications-receiving/stop', { token: t.itpUser });
 }
 

@@ -28,26 +28,27 @@ const start = (token: string, body: unknown) => api('POST', '/api/user/sms-notif
 const context = async (token: string) => (await api('GET', '/api/user/context', { token })).body;
 
 describe('SMS notification settings', () => {
-  it('starts for the next N hours within the role limit (12 h ITP user, 24 h provider)', async () => {
-    const tooMany = await start(itpUser, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 13 });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.error?.code).toBe('INV');
-    expect(JSON.stringify(tooMany.body)).toContain('receiveNextNHours');
-    expect((await start(itpUser, { phone: PHONE, type: 'ForTheNextNumberOfHours' })).status).toBe(400);
-    expect((await start(itpUser, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 0 })).status).toBe(400);
-    expect((await start(itpUser, { phone: '12', type: 'Always' })).status).toBe(400);
-    expect((await start(itpUser, { type: 'Always' })).status).toBe(400);
+  it('starts until a time within the role limit (12 h ITP user, 24 h provider), with the spec\'s payload', async () => {
+    const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+    const tooLate = await start(itpUser, { phone: PHONE, alwaysReceive: false, receiveUntil: inHours(13) });
+    expect(tooLate.status).toBe(400);
+    expect(tooLate.error?.code).toBe('INV');
+    expect(tooLate.body.fields).toEqual([expect.objectContaining({ field: 'receiveUntil', key: 'maximum' })]);
+    expect((await start(itpUser, { phone: PHONE, alwaysReceive: false })).body.fields).toEqual([expect.objectContaining({ field: 'receiveUntil', key: 'required' })]);
+    expect((await start(itpUser, { phone: PHONE, alwaysReceive: false, receiveUntil: inHours(-1) })).body.fields).toEqual([expect.objectContaining({ field: 'receiveUntil', key: 'minimum' })]);
+    expect((await start(itpUser, { phone: PHONE, alwaysReceive: false, receiveUntil: 'tomorrow' })).status).toBe(400);
+    expect((await start(itpUser, { phone: '12', alwaysReceive: true })).status).toBe(400);
+    expect((await start(itpUser, { alwaysReceive: true })).status).toBe(400);
+    expect((await start(itpUser, { phone: PHONE })).status).toBe(400);
 
-    const ok = await start(itpUser, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 12 });
+    const until = inHours(12);
+    const ok = await start(itpUser, { phone: PHONE, alwaysReceive: false, receiveUntil: until });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ phone: STORED_PHONE, alwaysReceive: false, isReceiving: true });
-    const hours = (new Date(ok.body.receiveUntil).getTime() - Date.now()) / 3600_000;
-    expect(hours).toBeGreaterThan(11.9);
-    expect(hours).toBeLessThanOrEqual(12);
+    expect(ok.body).toMatchObject({ phone: STORED_PHONE, alwaysReceive: false, receiveUntil: until, isReceiving: true });
     expect((await context(itpUser)).smsNotifications).toMatchObject({ isReceiving: true, phone: STORED_PHONE });
 
-    expect((await start(provider, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 25 })).status).toBe(400);
-    expect((await start(provider, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 24 })).status).toBe(200);
+    expect((await start(provider, { phone: PHONE, alwaysReceive: false, receiveUntil: inHours(25) })).status).toBe(400);
+    expect((await start(provider, { phone: PHONE, alwaysReceive: false, receiveUntil: inHours(24) })).status).toBe(200);
   });
 
   it('stops, keeping the phone; always-on; facility users may not', async () => {
@@ -55,14 +56,14 @@ describe('SMS notification settings', () => {
     expect(stop.status).toBe(200);
     expect(stop.body).toEqual({ phone: STORED_PHONE, alwaysReceive: false, receiveUntil: null, isReceiving: false });
     expect((await context(itpUser)).smsNotifications.isReceiving).toBe(false);
-    const always = await start(admin, { phone: PHONE, type: 'Always' });
+    const always = await start(admin, { phone: PHONE, alwaysReceive: true });
     expect(always.body).toMatchObject({ alwaysReceive: true, receiveUntil: null, isReceiving: true });
     await api('POST', '/api/user/sms-notifications-receiving/stop', { token: admin });
-    expect((await start(facilityUser, { phone: PHONE, type: 'Always' })).status).toBe(403);
+    expect((await start(facilityUser, { phone: PHONE, alwaysReceive: true })).status).toBe(403);
   });
 
   it('clears a lapsed window through the expiry schedule', async () => {
-    await start(provider, { phone: PHONE, type: 'ForTheNextNumberOfHours', receiveNextNHours: 2 });
+    await start(provider, { phone: PHONE, alwaysReceive: false, receiveUntil: new Date(Date.now() + 2 * 3600_000).toISOString() });
     const { rows } = await db.query(
       `UPDATE users SET notifications_receiving_settings = notifications_receiving_settings || jsonb_build_object('receiveUntil', (now() - interval '1 minute')::text)
         WHERE email = 'provider@itp.example.org' RETURNING id`,

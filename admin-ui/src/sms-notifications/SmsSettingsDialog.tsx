@@ -11,10 +11,23 @@ import {
   TextField,
 } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { smsHoursLimit, smsNotificationsStartRules, type FieldError, type SmsNotificationsStartInput, type SmsReceiveType } from '@crisis/forms';
+import { smsHoursLimit, smsNotificationsStartRules, smsWindowEnd, type FieldError, type SmsNotificationsStartInput, type SmsReceiveType } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { validatePayload } from '../common/schemaValidation';
 import { useAppData } from '../data/query';
+
+/** The hours field's own rule (03 §5): a positive whole number at most the role's limit. */
+function hoursProblemOf(type: SmsReceiveType, hours: string, limit: number): FieldError | null {
+  if (type === 'Always') return null;
+  if (hours.trim() === '') return { field: 'receiveNextNHours', key: 'required', message: 'This field is required' };
+  const n = Number(hours);
+  if (!Number.isInteger(n) || n < 1) return { field: 'receiveNextNHours', key: 'minimum', message: 'Must be a positive whole number' };
+  if (n > limit) return { field: 'receiveNextNHours', key: 'maximum', message: `Must be at most ${limit} hours` };
+  return null;
+}
+
+/** A refusal of the window's end shows on the hours field the person typed. */
+const asHoursError = (e: FieldError): FieldError => (e.field === 'receiveUntil' ? { ...e, field: 'receiveNextNHours' } : e);
 
 /** Spec 03 §5 SMS settings: phone required and valid; always, or for the next N hours (at most the role limit). */
 export function SmsSettingsDialog({ open, onClose, onChanged }: { open: boolean; onClose: () => void; onChanged: () => Promise<void> }) {
@@ -30,12 +43,17 @@ export function SmsSettingsDialog({ open, onClose, onChanged }: { open: boolean;
   const errorOf = (f: string) => errors.find((e) => e.field === f)?.message;
 
   const submit = async () => {
+    // The form asks for hours (spec 03 §5); the API takes the window's end (03 §7).
+    const hoursProblem = hoursProblemOf(type, hours, limit);
     const body: SmsNotificationsStartInput = {
       phone: phone.trim(),
-      type,
-      receiveNextNHours: type === 'ForTheNextNumberOfHours' ? (hours.trim() === '' ? null : Number(hours)) : null,
+      alwaysReceive: type === 'Always',
+      receiveUntil: type === 'Always' || hoursProblem ? null : smsWindowEnd(Number(hours)),
     };
-    const found = [...validatePayload('smsNotificationsStart', body), ...smsNotificationsStartRules(body, context.role)];
+    const found = hoursProblem ? [...validatePayload('smsNotificationsStart', body).filter((e) => e.field !== 'receiveUntil'), hoursProblem] : [
+      ...validatePayload('smsNotificationsStart', body),
+      ...smsNotificationsStartRules(body, context.role),
+    ].map(asHoursError);
     setErrors(found);
     if (found.length) return;
     setBusy(true);
@@ -45,7 +63,7 @@ export function SmsSettingsDialog({ open, onClose, onChanged }: { open: boolean;
       await onChanged();
       onClose();
     } catch (e: any) {
-      if (e?.fields?.length) setErrors(e.fields);
+      if (e?.fields?.length) setErrors(e.fields.map(asHoursError));
       notify(e?.message ?? 'Starting SMS notifications failed', { type: 'error' });
     } finally {
       setBusy(false);

@@ -36,17 +36,16 @@ export class SmsNotificationsController {
   @HttpCode(200)
   @ApiSchemaBody('smsNotificationsStart')
   @ApiOkResponse({ description: 'The settings now in force: { phone, alwaysReceive, receiveUntil, isReceiving }' })
-  @ApiBadRequestResponse({ description: 'INV: phone required and valid; receiveNextNHours a positive integer at most the role limit (12 h ITP admin/user, 24 h provider)' })
+  @ApiBadRequestResponse({ description: 'INV: phone required and valid; receiveUntil required unless alwaysReceive, in the future and at most the role limit ahead (12 h ITP admin/user, 24 h provider)' })
   async start(@Body(schema('smsNotificationsStart')) body: SmsNotificationsStartInput, @CurrentUser() user: UserContext) {
     const errors = smsNotificationsStartRules(body, user.role);
     if (errors.length) throw invalid(errors);
-    const always = body.type === 'Always';
     const settings: SmsSettings = {
       phone: body.phone,
-      alwaysReceive: always,
-      receiveUntil: always ? null : new Date(Date.now() + body.receiveNextNHours! * 3600_000).toISOString(),
+      alwaysReceive: body.alwaysReceive,
+      receiveUntil: body.alwaysReceive ? null : new Date(body.receiveUntil!).toISOString(),
     };
-    return this.save(user.id, settings, { type: body.type, hours: body.receiveNextNHours ?? null });
+    return this.save(user.id, settings, {});
   }
 
   @Route('POST', 'stop', 'access', 'SmsNotifications', 'User.SmsNotificationsStop')

@@ -288,10 +288,15 @@ export const USER_MFA_METHODS = MFA_METHODS;
 export const SMS_RECEIVE_TYPES = ['Always', 'ForTheNextNumberOfHours'] as const;
 export type SmsReceiveType = (typeof SMS_RECEIVE_TYPES)[number];
 
+/**
+ * The spec's payload (03 §7 "POST /api/user/sms-notifications-receiving/start (phone, receiveUntil,
+ * alwaysReceive)"): always, or until a time at most the role's limit ahead. The settings form asks
+ * "always / for the next N hours" (03 §5) and sends the end it computes (smsWindowEnd).
+ */
 export interface SmsNotificationsStartInput {
   phone: string;
-  type: SmsReceiveType;
-  receiveNextNHours?: number | null;
+  alwaysReceive: boolean;
+  receiveUntil?: string | null;
 }
 
 /** The most hours of a timed window for a role (ITP admin/user 12, provider 24); 0 when the role may not start SMS. */
@@ -301,20 +306,29 @@ export function smsHoursLimit(role: UserType | string): number {
   return 0;
 }
 
-export const smsNotificationsStartSchema = objectSchema('smsNotificationsStart', ['phone', 'type'], {
+export const smsNotificationsStartSchema = objectSchema('smsNotificationsStart', ['phone', 'alwaysReceive'], {
   phone,
-  type: { type: 'string', enum: SMS_RECEIVE_TYPES },
-  receiveNextNHours: { type: ['integer', 'null'], minimum: 1, maximum: Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER) },
+  alwaysReceive: { type: 'boolean' },
+  receiveUntil: { type: ['string', 'null'], format: 'date-time' },
 });
 
-/** receiveNextNHours is required for a timed window and at most the role's limit (pass the role when known). */
-export function smsNotificationsStartRules(d: any, role?: UserType | string): FieldError[] {
-  if (d?.type !== 'ForTheNextNumberOfHours') return [];
-  const n = d.receiveNextNHours;
-  if (n === null || n === undefined) return [{ field: 'receiveNextNHours', key: 'required', message: 'This field is required' }];
+/** The end of a window of `hours` from `now`, as the form sends it. */
+export const smsWindowEnd = (hours: number, now = new Date()): string => new Date(now.getTime() + hours * 3600_000).toISOString();
+
+/** A request's clock may run a little behind the server's: the limit is checked with this much slack. */
+const SMS_WINDOW_SLACK_MS = 60_000;
+
+/** receiveUntil is required for a timed window, in the future and at most the role's limit ahead (pass the role when known). */
+export function smsNotificationsStartRules(d: any, role?: UserType | string, now = new Date()): FieldError[] {
+  if (d?.alwaysReceive !== false) return [];
+  const until = d.receiveUntil;
+  if (until === null || until === undefined || until === '') return [{ field: 'receiveUntil', key: 'required', message: 'This field is required' }];
+  const end = Date.parse(until);
+  if (Number.isNaN(end)) return [{ field: 'receiveUntil', key: 'format', message: 'Must be a date and time' }];
+  if (end <= now.getTime()) return [{ field: 'receiveUntil', key: 'minimum', message: 'Must be in the future' }];
   const limit = role ? smsHoursLimit(role) : Math.max(SMS_HOURS_LIMIT_ITP, SMS_HOURS_LIMIT_PROVIDER);
-  if (typeof n === 'number' && n > limit)
-    return [{ field: 'receiveNextNHours', key: 'maximum', message: `Must be at most ${limit} hours` }];
+  if (end > now.getTime() + limit * 3600_000 + SMS_WINDOW_SLACK_MS)
+    return [{ field: 'receiveUntil', key: 'maximum', message: `Must be at most ${limit} hours from now` }];
   return [];
 }
 
