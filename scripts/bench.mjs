@@ -8,7 +8,9 @@
 //   status changes through the case workflow);
 // - 5 placement tasks and 50 calls per case (5,000,000 call entries), and tests/bench/placement.ts
 //   (task generation, call-log submits, the calls card, 10,000 callback timers);
-// - tests/bench/evaluations.ts (16 providers autosaving and completing evaluations).
+// - tests/bench/evaluations.ts (16 providers autosaving and completing evaluations);
+// - tests/bench/notifications.ts (1,000,000 notification rows, the bell's list at 32 clients;
+//   1,000 facility alerts started in a burst, each texted once).
 // The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
 // idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
 // Everything stops afterwards; the exit code is the benchmarks'.
@@ -19,13 +21,15 @@ import { ROOT } from './lib/deps.mjs';
 import { log, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
 
-const API_PORT = 3200;
+// BENCH_API_PORT / BENCH_TEMPORAL_PORT: other ports, for a bench beside another one on the same machine.
+const API_PORT = Number(process.env.BENCH_API_PORT || 3200);
 const SCRIPT = join(ROOT, 'tests', 'bench', 'facilities.ts');
 const LISTS_SCRIPT = join(ROOT, 'tests', 'bench', 'lists.ts');
 const CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'cases.ts');
 const PLACEMENT_SCRIPT = join(ROOT, 'tests', 'bench', 'placement.ts');
 const EVALUATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'evaluations.ts');
-// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations).
+const NOTIFICATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'notifications.ts');
+// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications).
 const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
@@ -40,7 +44,7 @@ async function main() {
     pgDataDir: '.data/bench/pg',
     pgPort: Number(process.env.BENCH_PGPORT || 5435),
     fresh: process.env.BENCH_FRESH === '1',
-    temporalPort: 7253,
+    temporalPort: Number(process.env.BENCH_TEMPORAL_PORT || 7253),
     temporalDb: null,
     apiPort: API_PORT,
     publicUrl: `http://127.0.0.1:${API_PORT}`,
@@ -52,14 +56,21 @@ async function main() {
     log('bench', 'tests/bench/facilities.ts does not exist yet: nothing to run');
     return shutdown(0);
   }
-  const env = { ...process.env, API_URL: stack.apiUrl, DATABASE_URL: stack.env.DATABASE_URL, TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS };
+  const env = {
+    ...process.env,
+    API_URL: stack.apiUrl,
+    DATABASE_URL: stack.env.DATABASE_URL,
+    TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS,
+    // The local Twilio's control API (the notifications bench counts what the phones received).
+    TWILIO_LOCAL_URL: stack.twilioUrl ?? '',
+  };
   const seeded = await runCommand('bench', process.execPath, [join(ROOT, 'seed', 'dist', 'bench.js'), String(FACILITIES)], { cwd: ROOT, inherit: true, env });
   if (seeded.code !== 0) return shutdown(1);
   const listsSeeded = await runCommand('bench', process.execPath,
     [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
   if (listsSeeded.code !== 0) return shutdown(1);
   let failed = false;
-  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT]) {
+  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT, NOTIFICATIONS_SCRIPT]) {
     if (!existsSync(script)) continue;
     if (ONLY.length && !ONLY.some((name) => script.endsWith(`${name}.ts`))) continue;
     const benchStarted = Date.now();

@@ -121,6 +121,11 @@ async function main() {
       // The suites act as a local proxy that names the client's address (IP allow-list tests);
       // a client on another loopback address is not one (input-at-the-edge tests).
       TRUSTED_PROXIES: '127.0.0.1',
+      // Facility alerts: two attempts 4 s apart and calls that ring 2 s, so that an unconfirmed
+      // alert escalates within the suite (tests/integration/messaging.test.ts).
+      FACILITY_ALERT_ATTEMPTS: '2',
+      FACILITY_ALERT_RETRY_SECONDS: '4',
+      TWILIO_LOCAL_RING_SECONDS: '2',
     },
     logToFiles: true,
     beforeServices: () => { chromium = ensureChromium(); },
@@ -133,6 +138,11 @@ async function main() {
     DATABASE_URL: stack.env.DATABASE_URL,
     TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS,
     TEMPORAL_NAMESPACE: stack.env.TEMPORAL_NAMESPACE,
+    // The local Twilio's control API (the suites play the facility's phone) and the signing token.
+    TWILIO_LOCAL_URL: stack.twilioUrl ?? '',
+    // A worker a suite starts itself gives Twilio the same webhook URLs as the stack's.
+    PUBLIC_URL: stack.env.PUBLIC_URL,
+    ...Object.fromEntries(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'TWILIO_API_BASE_URL'].map((k) => [k, stack.env[k] ?? ''])),
     CHROMIUM_PATH: chromium,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };

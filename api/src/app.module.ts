@@ -41,6 +41,9 @@ import { CaseExportsModule } from './case-exports/case-exports.module';
 import { CaseRecordsModule } from './case-records/case-records.module';
 import { MedicalInformationModule } from './medical-information/medical-information.module';
 import { AddressModule } from './address/address.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { MessagingModule } from './messaging/messaging.module';
+import { HousekeepingModule } from './housekeeping/housekeeping.module';
 
 @Module({
   imports: [
@@ -69,6 +72,9 @@ import { AddressModule } from './address/address.module';
     CaseRecordsModule,
     MedicalInformationModule,
     AddressModule,
+    NotificationsModule,
+    MessagingModule,
+    HousekeepingModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

@@ -111,8 +111,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       accountSid: env.TWILIO_ACCOUNT_SID || null,
       authToken: env.TWILIO_AUTH_TOKEN || null,
       from: env.TWILIO_FROM || null,
-      /** Only for tests: a local server that speaks Twilio's REST API. */
+      /** A local server that speaks Twilio's REST API (api/src/messaging/twilio-local), for a demo and tests. */
       apiBaseUrl: env.TWILIO_API_BASE_URL || null,
+      /**
+       * The base URL Twilio calls back (status callbacks, TwiML, replies), which is also what the
+       * request signatures are computed over: PUBLIC_URL unless a tunnel or proxy says otherwise.
+       */
+      webhookBaseUrl: (env.TWILIO_WEBHOOK_BASE_URL || publicUrl).replace(/\/$/, ''),
+    },
+    /**
+     * Facility alerts (forms/src/notifications/facility-alerts.ts): FACILITY_ALERT_ATTEMPTS (3) SMS
+     * or calls, FACILITY_ALERT_RETRY_SECONDS (120) apart, before the coordinators are told.
+     */
+    facilityAlerts: {
+      attempts: positive(env, 'FACILITY_ALERT_ATTEMPTS', 3),
+      retrySeconds: positive(env, 'FACILITY_ALERT_RETRY_SECONDS', 120),
     },
     uiDist: env.UI_DIST ?? require('path').resolve(__dirname, '../../admin-ui/dist'),
     /**

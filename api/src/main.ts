@@ -125,6 +125,14 @@ async function bootstrap() {
     done(null, parsed);
   });
 
+  // Form bodies: what Twilio posts to its webhooks (api/src/messaging/twilio-webhooks.controller.ts).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const parsed = Object.fromEntries(new URLSearchParams(body as string));
+    const problems = storableProblems(parsed);
+    if (problems.length) return done(new CodedError(ErrorCode.Invalid, undefined, problems), undefined);
+    done(null, parsed);
+  });
+
   // The OpenID Connect provider is an Express app (oidc-provider is ESM and Koa-based); it gets
   // /identity requests raw, before Fastify parses anything.
   const identity = await app.get(IdentityServer).handler();

@@ -16,10 +16,12 @@ import 'reflect-metadata';
 import path from 'path';
 import { NestFactory } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/sequelize';
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { connectionOptions, ensureSchedules, loadWorkflowBundle, temporalEnv, workflowsPath } from '@crisis/workflows/worker-support';
 import type { Sequelize } from 'sequelize-typescript';
 import { CaseCommandsHandler } from './cases/case-commands.handler';
+import { MessageDispatcher } from './messaging/message-dispatcher';
 import { createActivities } from './temporal/activities';
 import { WorkerModule } from './worker.module';
 
@@ -78,8 +80,17 @@ async function main(): Promise<number> {
       shutdownGraceTime: '10 seconds',
     });
     log(`polling task queue "${env.taskQueue}" in namespace "${env.namespace}" at ${env.address}`);
-    // Polls until a signal; then stops polling, lets the tasks in hand finish (shutdownGraceTime).
-    await worker.runUntil(stopped);
+    // Outgoing messages and facility alerts start their workflows as their rows commit.
+    const clientConnection = await Connection.connect(connectionOptions(env));
+    const dispatcher = new MessageDispatcher(new Client({ connection: clientConnection, namespace: env.namespace }), env.taskQueue, log);
+    await dispatcher.start();
+    try {
+      // Polls until a signal; then stops polling, lets the tasks in hand finish (shutdownGraceTime).
+      await worker.runUntil(stopped);
+    } finally {
+      await dispatcher.stop();
+      await clientConnection.close().catch(() => undefined);
+    }
     log('stopped');
     return 0;
   } finally {

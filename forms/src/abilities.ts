@@ -88,6 +88,10 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
   // Everyone signed in: own profile, the demo tools of a demo deployment.
   can(['read', 'update'], 'Profile', { id: user.id } as any);
   can('access', 'DemoTools');
+  // The notification bell (spec 02 §2 "shown for user-group roles", 03 §6 "only group-type roles"):
+  // read as every role of a user group that notifications reach — coordinators, providers,
+  // facility staff (forms/src/notifications/recipients.ts) — and the group users the spec names.
+  can('access', 'NotificationBell');
 
   switch (user.role) {
     case UserType.ItpAdmin:
@@ -127,7 +131,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       if (passesDivisionGate(user, { kind: 'except', types: [DivisionType.Referring] })) can('access', 'PastCases');
       break;
     case UserType.GroupUser:
-      can('access', ['PastCases', 'NotificationBell']);
+      can('access', 'PastCases');
       cannot('read', 'Case');
       break;
   }

@@ -69,6 +69,8 @@ export const ERRORS = define({
   'INV.CASE.COMMAND.REFUSED': { status: 400, message: 'The data could not be saved: check for unusual characters' },
   'INV.REQUEST.NOT.EDITABLE': { status: 409, message: 'The request can no longer be edited' },
   'INV.REQUEST.NOT.ACTIVE': { status: 409, message: 'The request is not active' },
+  /** Only a resolved notification can be dismissed (spec 02 §4 Notification). */
+  'INV.NOTIFICATION.NOT.RESOLVED': { status: 409, message: 'Only a resolved notification can be dismissed' },
   'INV.REQUEST.NOT.IN.PROGRESS': { status: 409, message: 'The request is not in progress' },
   'INV.CALL.CANNOT.BE.UNDONE': { status: 409, message: 'This call can no longer be undone' },
   // Evaluation forms and evaluations (spec 02 §8)
@@ -132,6 +134,7 @@ export const ErrorCode = {
   CaseCommandRefused: 'INV.CASE.COMMAND.REFUSED',
   RequestNotEditable: 'INV.REQUEST.NOT.EDITABLE',
   RequestNotActive: 'INV.REQUEST.NOT.ACTIVE',
+  NotificationNotResolved: 'INV.NOTIFICATION.NOT.RESOLVED',
   RequestNotInProgress: 'INV.REQUEST.NOT.IN.PROGRESS',
   CallCannotBeUndone: 'INV.CALL.CANNOT.BE.UNDONE',
   DeleteEvaluationFormAssignedToFacilities: 'INV.DELETE.EVALUATION.FORM.WHICH.ASSIGNED.TO.FACILITIES',

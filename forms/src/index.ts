@@ -20,3 +20,4 @@ export * from './responses';
 export * from './storable';
 export * from './evaluation';
 export * from './patients';
+export * from './notifications';

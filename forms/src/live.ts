@@ -24,7 +24,10 @@ export interface LiveEvents {
   'division.claimed': { divisionId: number; claimedByName: string };
   'division.released': { divisionId: number };
   'callback.due': { taskId: number; caseId: number; divisionId: number; callbackAt: string };
-  notification: { caseId: number };
+  /** A new in-app notification for the room's user (its id as a string: a bigint). */
+  notification: { caseId: number; id?: string; type?: string };
+  /** The user's notifications were resolved or dismissed (here or on another page of a colleague's). */
+  'notifications.changed': Record<string, never>;
 }
 export type LiveEventName = keyof LiveEvents;
 

@@ -12,3 +12,4 @@ export * from './format';
 export * from './cases';
 export * from './placement';
 export * from './storable';
+export * from './notifications';

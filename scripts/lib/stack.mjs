@@ -19,7 +19,11 @@ export const ENTRY = {
   seed: 'seed/dist/index.js',
   api: 'api/dist/main.js',
   worker: 'api/dist/worker.js',
+  twilioLocal: 'api/dist/messaging/twilio-local/main.js',
 };
+
+/** The local Twilio's account: any AC… sid and token will do, the SDK and the server share them. */
+const LOCAL_TWILIO = { sid: 'AC00000000000000000000000000000001', token: 'local-twilio-auth-token', from: '+15005550006' };
 
 /** Fails early, naming what is missing, when the build did not produce an entry point. */
 function checkEntryPoints() {
@@ -49,6 +53,7 @@ export function tail(file, lines = 30) {
  * @param {number} o.apiPort
  * @param {string} [o.portVar]        env variable that overrides apiPort, for error messages
  * @param {string} o.publicUrl        the URL the browser uses (OIDC issuer, links in messages)
+ * @param {number} [o.twilioPort]   the local Twilio's port (apiPort + 800), when TWILIO_ACCOUNT_SID is unset
  * @param {Record<string,string>} [o.extraEnv]  more env for the API and worker
  * @param {boolean} [o.logToFiles]    service output to runDir/logs/*.log instead of the console
  * @param {() => void} [o.beforeServices]   runs after the build (e.g. ensureChromium)
@@ -127,6 +132,23 @@ export async function setUpStack(o) {
     DEMO_TOOLS: '1',
     ...o.extraEnv,
   };
+  // No Twilio account: SMS and calls go to the local server that speaks Twilio's API
+  // (api/src/messaging/twilio-local), which calls our webhooks back as Twilio would.
+  const localTwilio = !process.env.TWILIO_ACCOUNT_SID;
+  const twilioPort = o.twilioPort ?? o.apiPort + 800;
+  if (localTwilio) {
+    Object.assign(env, {
+      TWILIO_ACCOUNT_SID: LOCAL_TWILIO.sid,
+      TWILIO_AUTH_TOKEN: LOCAL_TWILIO.token,
+      TWILIO_FROM: process.env.TWILIO_FROM || LOCAL_TWILIO.from,
+      TWILIO_API_BASE_URL: `http://127.0.0.1:${twilioPort}`,
+      TWILIO_LOCAL_PORT: String(twilioPort),
+      TWILIO_LOCAL_INBOUND_SMS_URL: `${o.publicUrl}/api/twilio/messages/inbound`,
+      // A demo keeps what the phones received across restarts; a throw-away run starts empty.
+      ...(o.fresh ? {} : { TWILIO_LOCAL_STATE_FILE: join(runDir, 'twilio-local.json') }),
+      ...o.extraEnv,
+    });
+  }
   const node = (name) => [process.execPath, [join(ROOT, ENTRY[name])]];
   const withLog = (name, err) => {
     if (logDir) err.message += `\n--- last lines of ${logFile(name)} ---\n${tail(logFile(name))}`;
@@ -158,6 +180,19 @@ export async function setUpStack(o) {
 
   await step('migrate', () => runStep('migrate'));
 
+  const startTwilio = async () => {
+    const child = startService('twilio', ...node('twilioLocal'), { env, cwd: ROOT, logFile: logFile('twilio') });
+    try {
+      await waitForHttp(`http://127.0.0.1:${twilioPort}/local/faults`, 30_000, { child });
+      return child;
+    } catch (err) {
+      killGroup(child.pid, 'SIGKILL');
+      await child.exited;
+      throw withLog('twilio', err);
+    }
+  };
+  const twilio = localTwilio ? await step('twilio', () => startTwilio()) : null;
+
   // The worker starts before the seed: seeding cases may start workflows and wait on updates.
   const worker = startWorker();
   let setUpDone = false;
@@ -184,6 +219,7 @@ export async function setUpStack(o) {
     });
   };
   keep('worker', worker, startWorker);
+  if (twilio) keep('twilio', twilio, startTwilio);
   keep('api', api, startApi);
   if (temporal) {
     keep('temporal', temporal, startTemporal, () => {
@@ -196,6 +232,8 @@ export async function setUpStack(o) {
   return {
     env,
     apiUrl: `http://127.0.0.1:${o.apiPort}`,
+    /** The local Twilio's base URL (its /local control API), or null with a real account. */
+    twilioUrl: localTwilio ? `http://127.0.0.1:${twilioPort}` : null,
     timings,
     crashed,
     logDir,

@@ -54,6 +54,9 @@ export const SPEC: Row[] = [
   row(/^POST \/api\/user\/avatar$|^GET \/api\/avatar\//, 'YYYYYY', 'own profile'),
   row(/^GET \/api\/address\//, 'YYYYYY', 'address fields of every form'),
   row(/^POST \/api\/user\/reset-mfa$/, '??????', 'not in the role tables'),
+  // ---- the notification bell: every role's own notifications (02 §2 bell, §7 "Other"; 03 §7)
+  row(/^(GET \/api\/user\/getUserNotifications|PUT \/api\/user\/\{id\}\/dismiss-notification)$/, 'YYYYYY', '02 §2 notification bell; 03 §7 user notifications'),
+  row(/^(GET|PUT) \/api\/notifications\//, 'YYYYYY', '02 §7 notifications: filtered query, mark read, user look-ups'),
   // ---- users (03 §6 "/users, /users/{id}, /users/invite: ITP admin, facility admin"; "user list fetch: ITP admin, facility admin, ITP user")
   row(/^GET \/api\/user(\/lookups)?$/, 'YYNYNN', '03 §6 user list fetch'),
   row(/^PUT \/api\/user\/unlock$/, 'YY??NN', '03 §6 /unlock-users: ITP user; ITP admin unlocks on the edit screen'),

@@ -24,7 +24,16 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import path from 'path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { callbackWorkflowId, caseWorkflowId, claimWorkflowId, onlineMeetingWorkflowId, temporalEnv, touchOnlineMeetingTimer } from '@crisis/workflows';
+import {
+  callbackWorkflowId,
+  caseWorkflowId,
+  claimWorkflowId,
+  deliveryWorkflowStart,
+  facilityAlertWorkflowId,
+  onlineMeetingWorkflowId,
+  temporalEnv,
+  touchOnlineMeetingTimer,
+} from '@crisis/workflows';
 import { api, eventually, type ApiResponse } from './api';
 import { completeEvaluation, createCase, startContacting, tampaDivisions } from './cases';
 import { db } from './db';
@@ -88,11 +97,12 @@ async function requestsWalk(ctx: Ctx): Promise<string> {
 
 /** A claim released by its holder after an extension, and one left to lapse. */
 async function claimWalks(ctx: Ctx): Promise<string[]> {
-  const objectId = () => `record-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  const released = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: objectId(), objectType: 'CaseMedicalInformation', extendBy: 30 } }), 'claim');
+  // A claim names an object the role may edit: the medical information of a case of its own.
+  const objectId = async () => String((await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId })).id);
+  const released = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: await objectId(), objectType: 'CaseMedicalInformation', extendBy: 30 } }), 'claim');
   ok(await api('PUT', `/api/claims/${released.body.id}/extend`, { token: ctx.itp, body: { extendBy: 60 } }), 'extend');
   ok(await api('PUT', `/api/claims/${released.body.id}/release`, { token: ctx.itp }), 'release');
-  const lapsed = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: objectId(), objectType: 'CaseMedicalInformation', extendBy: 2 } }), 'claim');
+  const lapsed = ok(await api('POST', '/api/claims', { token: ctx.itp, body: { objectId: await objectId(), objectType: 'CaseMedicalInformation', extendBy: 2 } }), 'claim');
   return [claimWorkflowId(released.body.id), claimWorkflowId(lapsed.body.id)];
 }
 
@@ -129,6 +139,41 @@ async function onlineMeetingWalk(ctx: Ctx): Promise<string> {
   return onlineMeetingWorkflowId(meetingId);
 }
 
+/** The local Twilio's control API (npm test starts it): the walks play the facility's phone. */
+const localTwilio = async (method: string, p: string, body?: unknown) => {
+  const res = await fetch(`${process.env.TWILIO_LOCAL_URL}${p}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status}`);
+  return res.json();
+};
+
+/** An SMS whose first send the provider refuses (a retried activity), then sent. */
+async function deliveryWalk(ctx: Ctx): Promise<string> {
+  const id = (
+    await db.query(
+      "INSERT INTO outbox_messages (channel, recipient, body, status, purpose, idempotency_key) VALUES ('sms', '+18135550142', 'Recorded delivery', 'queued', 'record', $1) RETURNING id::text",
+      [`record:${Date.now()}`],
+    )
+  ).rows[0].id as string;
+  await localTwilio('POST', '/local/faults', { failNext: 1 });
+  const start = deliveryWorkflowStart(id);
+  await ctx.client.workflow.execute(start.workflowType, { workflowId: start.workflowId, taskQueue: ctx.taskQueue, args: start.args });
+  return start.workflowId;
+}
+
+/** Two facility alerts of cases put on hold: a call answered with 1, and SMS nobody answers (escalated). */
+async function facilityAlertWalks(ctx: Ctx): Promise<string[]> {
+  const onHold = async (phone: string, method: 'PhoneCall' | 'SMS') => {
+    const c = await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: null, body: { contactPhoneNumber: phone, notificationSendingMethod: method, requestType: 'PlacementOnly' } });
+    ok(await api('PUT', `/api/cases/${c.id}/status`, { token: ctx.itp, body: { status: 'OnHold_WaitingForPatient', note: 'Sleeping' } }), 'on hold');
+    return eventually(async () => (await db.query('SELECT id::text FROM facility_alerts WHERE case_id = $1', [c.id])).rows[0]?.id as string | undefined, 'the alert');
+  };
+  const answered = await onHold('+18135550143', 'PhoneCall');
+  const call = await eventually(async () => ((await localTwilio('GET', '/local/calls?to=%2B18135550143')) as Array<{ sid: string; status: string }>).find((c) => c.status === 'ringing'), 'the call');
+  await localTwilio('POST', `/local/calls/${call.sid}/answer`, { digits: '1' });
+  const unanswered = await onHold('+18135550144', 'SMS');
+  return [facilityAlertWorkflowId(answered), facilityAlertWorkflowId(unanswered)];
+}
+
 /** The periodic workflows, started as their schedules start them (same type, arguments, queue). */
 const periodic = (type: string, args: unknown[] = []) => async (ctx: Ctx): Promise<string> => {
   const workflowId = `record-${type}-${Date.now()}`;
@@ -146,6 +191,9 @@ const DRIVERS: Record<string, (ctx: Ctx) => Promise<string | string[]>> = {
   sweepDueCallbacksWorkflow: periodic('sweepDueCallbacksWorkflow'),
   expireSmsWindowsWorkflow: periodic('expireSmsWindowsWorkflow'),
   lockInactiveUsersWorkflow: periodic('lockInactiveUsersWorkflow', [90]),
+  deliverMessageWorkflow: deliveryWalk,
+  facilityAlertWorkflow: facilityAlertWalks,
+  sweepMessagingWorkflow: periodic('sweepMessagingWorkflow'),
 };
 
 /** Waits until the run is closed, or (for a case workflow that runs on) has no task in flight. */

@@ -20,6 +20,9 @@ import {
   claimWorkflowId,
   DEFAULT_TASK_QUEUE,
   extendClaimSignal,
+  facilityAlertConfirmedSignal,
+  facilityAlertWorkflowId,
+  messageWorkflowId,
   onlineMeetingChangedSignal,
   onlineMeetingWorkflowId,
   releaseClaimSignal,
@@ -28,6 +31,7 @@ import {
   type CaseCommand,
   type CaseCommandFailureDetails,
   type CaseCommandResult,
+  type FacilityAlertArgs,
 } from './definitions';
 import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
 
@@ -210,4 +214,35 @@ export async function touchOnlineMeetingTimer(client: Client, meetingId: number,
     signalArgs: [],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messaging
+// ---------------------------------------------------------------------------------------------
+
+/** How to start the delivery of outbox row `messageId` (started once: the id is the row's). */
+export const deliveryWorkflowStart = (messageId: string) => ({
+  workflowType: 'deliverMessageWorkflow',
+  workflowId: messageWorkflowId(messageId),
+  args: [messageId],
+});
+
+/** How to start facility alert `alertId` with the configured attempts and wait. */
+export const facilityAlertStart = (alertId: string, o: { attempts: number; retrySeconds: number }) => ({
+  workflowType: 'facilityAlertWorkflow',
+  workflowId: facilityAlertWorkflowId(alertId),
+  args: [{ alertId, attempts: o.attempts, retrySeconds: o.retrySeconds } satisfies FacilityAlertArgs],
+});
+
+/**
+ * Tells a facility alert's workflow that someone confirmed (the row already says so); false when
+ * the workflow is over or unknown — it reads the row at its next step anyway.
+ */
+export async function signalFacilityAlertConfirmed(client: Client, alertId: string, via: 'sms' | 'call'): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(facilityAlertWorkflowId(alertId)).signal(facilityAlertConfirmedSignal, { via });
+    return true;
+  } catch {
+    return false;
+  }
 }

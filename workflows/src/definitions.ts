@@ -4,7 +4,7 @@
  * defineSignal / defineQuery / defineUpdate constants and plain types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ErrorCodeName, FieldError, NotificationType } from '@crisis/forms/rules';
+import type { ErrorCodeName, FieldError, NotificationAudience, NotificationType } from '@crisis/forms/rules';
 
 // ---------------------------------------------------------------------------------------------
 // Claim lease (spec 03 §7 Claims): one workflow per claim, id `claim-<claimId>`.
@@ -132,6 +132,16 @@ export type CaseCommand = {
   | { kind: 'endOnlineMeeting'; meetingId: number }
   /** Something was added to or changed on the case (already committed): raises its notifications. */
   | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
+  /** An attempt, answer or escalation of a facility alert, for the case activity (and the escalation's notification). */
+  | {
+      kind: 'recordFacilityAlert';
+      alertId: string;
+      event: 'sent' | 'confirmed' | 'escalated';
+      method: 'SMS' | 'PhoneCall';
+      note: string;
+      /** The coordinator whose change raised the alert (told when nobody confirms). */
+      ownerId?: number | null;
+    }
 );
 
 /** What the API knows of the call that sent a command (the audit entry of spec 03 §3). */
@@ -149,12 +159,17 @@ export interface CaseCommandAudit {
 /** Changes made outside the workflow whose notifications the workflow raises (spec 02 §3 types). */
 export type CaseEvent =
   | 'VitalsAdded'
+  | 'CompletedEvaluationUpdated'
   | 'CaseNoteAdded'
   | 'CaseNoteUpdated'
   | 'PatientFileUpdated'
   | 'CaseSourceUpdated'
   | 'CaseSourceUpdatedToOldDivision'
-  | 'GrantedAccessSpecified';
+  | 'GrantedAccessSpecified'
+  /** Raised by the meetings and the messaging domains (their recipients are the recipient table's). */
+  | 'VideoCallIsAboutToStart'
+  | 'UserDoesntConfirmReceiptOfTheRobocall'
+  | 'UserDoesntConfirmReceiptOfTheSms';
 export type CaseCommandKind = CaseCommand['kind'];
 
 /** The workflow's view of a case (the row in `cases` is the truth). */
@@ -240,14 +255,16 @@ export interface CaseCommandError {
   fields?: FieldError[];
 }
 
-/** Who is told about a change: resolved to users by raiseCaseNotifications. */
-export type Audience = 'itp' | 'sourceDivision' | 'provider' | 'referring';
+/** Who is told about a change: the recipient table's audiences (forms/src/notifications/recipients.ts). */
+export type Audience = NotificationAudience;
 export interface CaseNotification {
   type: NotificationType;
   to: Audience[];
-  /** A single user instead of (or besides) an audience, e.g. the provider a request moved from. */
+  /** A single user instead of (or besides) an audience. */
   userIds?: number[];
   payload?: Record<string, unknown>;
+  /** The user whose change raised it: never notified of his own change. */
+  actorId?: number | null;
 }
 
 export type ApplyCaseCommandOutcome =
@@ -294,5 +311,43 @@ export interface OnlineMeetingActivities {
   endIdleOnlineMeeting(meetingId: number): Promise<boolean>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Messaging: what leaves the platform (e-mail, SMS, voice). Each outbox row is delivered by its
+// own workflow, `message-<id>`; each facility alert by `facility-alert-<id>`. Both are started
+// when their row commits (a NOTIFY the worker listens to) and by the sweep schedule for any the
+// listener missed; the workflow id makes a second start a no-op.
+// ---------------------------------------------------------------------------------------------
+
+export const messageWorkflowId = (messageId: string | number) => `message-${messageId}`;
+export const facilityAlertWorkflowId = (alertId: string | number) => `facility-alert-${alertId}`;
+
+/** How one delivery ended: sent by a provider, kept in the outbox (no provider), or refused for good. */
+export type DeliveryOutcome = 'sent' | 'outbox' | 'failed' | 'gone';
+
+/** Attempts and the wait for a confirmation after each (FACILITY_ALERT_ATTEMPTS, FACILITY_ALERT_RETRY_SECONDS). */
+export interface FacilityAlertArgs {
+  alertId: string;
+  attempts: number;
+  retrySeconds: number;
+}
+
+/** Someone confirmed the alert (already written to the facility_alerts row by the webhook). */
+export const facilityAlertConfirmedSignal = defineSignal<[{ via: 'sms' | 'call' }]>('facilityAlertConfirmed');
+
+export interface MessagingActivities {
+  /** Sends outbox row `messageId` once (a retry after success sends nothing); throws to be retried on a transient failure. */
+  deliverMessage(messageId: string): Promise<DeliveryOutcome>;
+  /** Sends attempt `attempt` of an alert (idempotent per attempt); 'confirmed' / 'escalated' when it is already over. */
+  sendFacilityAlertAttempt(alertId: string, attempt: number): Promise<'sent' | 'confirmed' | 'escalated' | 'gone'>;
+  /** Whether the alert was confirmed meanwhile (the row is the truth; the signal only wakes the workflow). */
+  facilityAlertConfirmed(alertId: string): Promise<boolean>;
+  /** Writes the confirmation to the case activity once. */
+  recordFacilityAlertConfirmed(alertId: string): Promise<void>;
+  /** Nobody confirmed: marks the alert escalated and tells the coordinators, once. */
+  escalateFacilityAlert(alertId: string): Promise<boolean>;
+  /** Starts the workflows of rows whose delivery never started (the listener was down); returns how many. */
+  sweepMessaging(graceSeconds: number): Promise<number>;
+}
+
 /** Every activity of the task queue. */
-export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities & OnlineMeetingActivities;
+export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities & OnlineMeetingActivities & MessagingActivities;

@@ -42,6 +42,18 @@ export async function ensureSchedules(env: TemporalEnv, log: (msg: string) => vo
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+    const messagingId = `messaging-sweep-${env.taskQueue}`;
+    try {
+      await client.schedule.create({
+        scheduleId: messagingId,
+        spec: { intervals: [{ every: '1 minute' }] },
+        action: { type: 'startWorkflow', workflowType: 'sweepMessagingWorkflow', workflowId: messagingId, taskQueue: env.taskQueue, args: [] },
+        policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+      });
+      log(`created schedule ${messagingId}`);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
     await ensureUserMaintenanceSchedules(client, env, log);
   } finally {
     await connection.close();

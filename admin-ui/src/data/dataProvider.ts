@@ -8,6 +8,7 @@ import { evaluationMethods } from './methods/evaluations';
 import { exportMethods } from './methods/exports';
 import { facilityTabMethods } from './methods/facilityTabs';
 import { patientMethods } from './methods/patients';
+import { notificationMethods } from './methods/notifications';
 import { placementMethods } from './methods/placement';
 import { recordMethods } from './methods/records';
 
@@ -58,6 +59,7 @@ const customMethods = {
   ...facilityTabMethods,
   ...adminMethods,
   ...patientMethods,
+  ...notificationMethods,
   setFacilityMfa: (facilityId: number, isMfaEnabled: boolean) =>
     api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
   getOutbox: (channel: OutboxRow['channel']) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),

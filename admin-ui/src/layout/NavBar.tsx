@@ -1,6 +1,9 @@
 import { AppBar, Box, Toolbar, Typography } from '@mui/material';
 import { Link } from 'react-router-dom';
 import { useSession } from '../auth/session';
+import { NotificationBell } from '../notifications/NotificationBell';
+import { NotificationFeedProvider } from '../notifications/NotificationFeed';
+import { NotificationToasts } from '../notifications/NotificationToasts';
 import { AdminMenu } from './AdminMenu';
 import { FacilityLabel } from './FacilityLabel';
 import { NavLinks } from './NavLinks';
@@ -11,24 +14,28 @@ import { SmsStatusChip } from './SmsStatusChip';
 export function NavBar() {
   const { settings } = useSession();
   return (
-    <AppBar position="sticky" elevation={1} component="nav" aria-label="Main navigation">
-      <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
-        <Typography
-          variant="h6"
-          component={Link}
-          to="/dashboard"
-          sx={{ color: 'inherit', textDecoration: 'none', mr: 2, whiteSpace: 'nowrap' }}
-          data-testid="nav-brand"
-        >
-          {settings.productName}
-        </Typography>
-        <NavLinks />
-        <AdminMenu />
-        <Box sx={{ flex: 1 }} />
-        <FacilityLabel />
-        <SmsStatusChip />
-        <ProfileMenu />
-      </Toolbar>
-    </AppBar>
+    <NotificationFeedProvider>
+      <AppBar position="sticky" elevation={1} component="nav" aria-label="Main navigation">
+        <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
+          <Typography
+            variant="h6"
+            component={Link}
+            to="/dashboard"
+            sx={{ color: 'inherit', textDecoration: 'none', mr: 2, whiteSpace: 'nowrap' }}
+            data-testid="nav-brand"
+          >
+            {settings.productName}
+          </Typography>
+          <NavLinks />
+          <AdminMenu />
+          <Box sx={{ flex: 1 }} />
+          <FacilityLabel />
+          <SmsStatusChip />
+          <NotificationBell />
+          <ProfileMenu />
+        </Toolbar>
+      </AppBar>
+      <NotificationToasts />
+    </NotificationFeedProvider>
   );
 }

@@ -35,6 +35,11 @@ export class UserContextService {
     this.cache.delete(userId);
   }
 
+  /** Drops the expired entries (per-process housekeeping). */
+  pruneCache(): void {
+    this.cache.purgeStale();
+  }
+
   async load(userId: number): Promise<LoadedUser | null> {
     const hit = this.cache.get(userId);
     if (hit) return hit.value;

@@ -44,12 +44,14 @@ import {
   ADD_TASKS_MAX,
   INITIAL_PLACEMENT_TASKS,
   PLACEMENT_CASE_STATUSES,
+  recipientsOf,
+  unconfirmedAlertType,
   type ErrorCodeName,
+  type NotificationType,
   type RequestType,
 } from '@crisis/forms';
 import type {
   ApplyCaseCommandOutcome,
-  Audience,
   CaseCommand,
   CaseCommandError,
   CaseCommandResult,
@@ -61,6 +63,7 @@ import { currentTransaction } from '../common/after-commit';
 import { connectionOf, inTransaction, pooledSql, type Sql } from '../db/sql';
 import { onlineMeetingsRepository as meetings } from '../online-meetings/online-meetings.repository';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
+import { messagingRepository } from '../messaging/messaging.repository';
 import { caseRepository as repo, type CaseDetails, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
 class Refusal extends Error {
@@ -127,14 +130,30 @@ export class CaseCommandsHandler {
         const row = await repo.lock(db, caseId);
         if (!row) refuse(ErrorCode.NotFound, 'Requested data not found');
         const applied = await apply(db, row!, command, travel);
+        // The notifications of the change, in its transaction (their live events go out on commit).
+        const notified = new Set<number>();
+        for (const n of applied.notifications) {
+          for (const userId of await repo.insertNotifications(db, caseId, command.commandId, n)) notified.add(userId);
+          // The events that need the source facility at once also text or call its contact phone.
+          await messagingRepository.raiseFacilityAlert(db, {
+            caseId,
+            type: n.type,
+            payload: n.payload ?? {},
+            sourceKey: command.commandId,
+            actorActsForFacility: command.actor.userType.startsWith('Facility'),
+            raisedBy: command.actor.id || null,
+          });
+        }
         const state = (await repo.state(db, caseId))!;
         const result: CaseCommandResult = {
           state,
           ...(applied.requestId ? { requestId: applied.requestId } : {}),
           ...(applied.taskIds ? { taskIds: applied.taskIds } : {}),
           ...(applied.meetingId ? { meetingId: applied.meetingId } : {}),
+          notifiedUserIds: [...notified],
         };
-        await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: applied.notifications });
+        // Raised above: nothing left for the workflow's raiseCaseNotifications (kept for runs recorded before).
+        await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: [] });
         if (command.audit)
           await this.audit.record({
             ...command.audit,
@@ -144,7 +163,7 @@ export class CaseCommandsHandler {
           });
         await repo.publish(db, LiveRoom.case(caseId), 'case.updated', { caseId, status: state.status, version: state.version });
         if (applied.taskIds?.length) await repo.publish(db, LiveRoom.case(caseId), 'placements.updated', { caseId });
-        return { ok: true as const, result, notifications: applied.notifications };
+        return { ok: true as const, result, notifications: [] };
       });
     } catch (err) {
       const error = err instanceof Refusal ? err.error : dataRefusal(err);
@@ -169,7 +188,10 @@ export class CaseCommandsHandler {
     return travelForCandidates(db, caseId, command.mainRecommendation);
   }
 
-  /** Inserts the notifications of a command for the users of each audience and tells them live; returns who got one. */
+  /**
+   * Inserts notifications a command returned to the workflow (runs recorded before notifications
+   * moved into the command's own transaction); idempotent by the command id.
+   */
   async raiseNotifications(caseId: number, commandId: string, notifications: CaseNotification[]): Promise<number[]> {
     const notified = new Set<number>();
     // Each notification is one statement (its rows and their live events): no transaction needed.
@@ -225,6 +247,13 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
   const closed = c.status === CaseStatus.Closed;
   if (closed && !COMMANDS_ON_CLOSED_CASE.includes(command.kind)) refuse(ErrorCode.CaseIsClosed, 'The case is closed');
 
+  /** A notification of the change, to the recipient table's audiences for its type and the actor's side. */
+  const notice = (type: NotificationType, payload: Record<string, unknown> = {}): CaseNotification => ({
+    type,
+    to: recipientsOf(type, actor.userType),
+    payload,
+    actorId: actor.id || null,
+  });
   const requests = () => repo.requests(db, c.id);
   const request = async (id: number) => {
     const r = (await requests()).find((x) => x.id === id);
@@ -269,16 +298,12 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
         if (!(await repo.hasPlacementTasks(db, c.id))) taskIds = await generatePlacementTasks(db, c.id, { count: INITIAL_PLACEMENT_TASKS, origin: 'generated', actorId: actor.id || null, travel });
       }
       const payload = { Reason: command.note ?? null };
-      if (isOnHold(command.status)) return { notifications: [{ type: 'CaseOnHold', to: ['sourceDivision', 'provider'], payload }] };
+      if (isOnHold(command.status)) return { notifications: [notice('CaseOnHold', payload)] };
       if (command.status === CaseStatus.Contacting)
         return {
           taskIds,
           notifications: [
-            {
-              type: 'CaseServices',
-              to: ['sourceDivision'],
-              payload: { MainRecommendation: command.mainRecommendation, Criteria: command.criteria ?? [], RecommendationNote: command.note ?? null },
-            },
+            notice('CaseServices', { MainRecommendation: command.mainRecommendation ?? null, Criteria: command.criteria ?? [], RecommendationNote: command.note ?? null }),
           ],
         };
       return { notifications: [] };
@@ -297,7 +322,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await repo.setOutcome(c.id, { type: withoutOutcome ? null : (command.caseOutcomeType ?? null), note: command.note ?? null, referringDivisionId: divisionId }, true);
       await move(CaseStatus.Closed, 'manual', { note: command.note, statusToResume: null });
       await repo.totalLocatingTime(db, c.id);
-      return { notifications: [{ type: 'CaseClosed', to: ['sourceDivision', 'provider'], payload: { Reason: command.note ?? null } }] };
+      return { notifications: [notice('CaseClosed', { Reason: command.note ?? null })] };
     }
 
     case 'changeOutcome': {
@@ -316,7 +341,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       const target = c.status_to_resume!;
       await repo.resumeHeldRequests(c.id);
       await move(target, 'resume', { statusToResume: null });
-      return { notifications: [{ type: 'CaseResumed', to: ['sourceDivision', 'provider'] }] };
+      return { notifications: [notice('CaseResumed')] };
     }
 
     case 'undo': {
@@ -338,7 +363,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       const target = await repo.reopenTarget(db, c.id);
       await repo.clearOutcome(c.id);
       await move(target, 'reopen', { statusToResume: null });
-      return { notifications: [{ type: 'CaseResumed', to: ['sourceDivision', 'provider'] }] };
+      return { notifications: [notice('CaseResumed')] };
     }
 
     case 'removeFromAccepted': {
@@ -362,7 +387,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       });
       const next = statusAfterRequestCreated(c.status, type, hasProvider);
       if (next !== c.status) await move(next, 'auto', { statusToResume: null });
-      return { notifications: requestCreatedNotifications(requestId, type, command.evaluationProviderId ?? null), requestId };
+      return { notifications: requestCreatedNotifications(notice, requestId, type, command.evaluationProviderId ?? null), requestId };
     }
 
     case 'updateRequest': {
@@ -376,7 +401,11 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
         { type: command.type, evaluationProviderId: newProvider, note: command.note ?? null, status, facilityNote: command.facilityNote ?? null, itpNote: command.itpNote ?? null },
         actor,
       );
-      const notifications: CaseNotification[] = [{ type: 'RequestUpdated', to: ['itp'], payload: { RequestId: r.id, RequestTypeUpdated: command.type !== r.type } }];
+      // A change of type or notes is RequestUpdated; a change of provider is told to both providers below.
+      const typeUpdated = command.type !== r.type;
+      const noteUpdated = (command.note ?? null) !== r.note || (command.facilityNote ?? null) !== r.facility_note || (command.itpNote ?? null) !== r.itp_note;
+      const notifications: CaseNotification[] =
+        typeUpdated || noteUpdated ? [notice('RequestUpdated', { RequestId: r.id, RequestTypeUpdated: typeUpdated, RequestNoteUpdated: noteUpdated })] : [];
       if (providerChanged) {
         const group = caseStatusGroupOf(c.status);
         if (group === 'PendingAssignment' || group === 'RequestSentToProvider' || group === 'ProviderWorkingRequest') {
@@ -384,8 +413,8 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
           if (next !== c.status) await move(next, 'auto', {});
         }
         if (r.evaluation_provider_id)
-          notifications.push({ type: 'CaseReassignedToAnotherProvider', to: [], userIds: [r.evaluation_provider_id], payload: { RequestId: r.id } });
-        if (newProvider) notifications.push({ type: 'CaseAssignedToYou', to: [], userIds: [newProvider], payload: { RequestId: r.id } });
+          notifications.push(notice('CaseReassignedToAnotherProvider', { RequestId: r.id, PreviousProviderId: r.evaluation_provider_id }));
+        if (newProvider) notifications.push(notice('CaseAssignedToYou', { RequestId: r.id }));
       }
       return { notifications };
     }
@@ -398,9 +427,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       const next = statusAfterRequestCancelled(c.status);
       if (next !== c.status) await move(next, 'auto', {});
       return {
-        notifications: [
-          { type: 'RequestCanceled', to: ['itp', 'sourceDivision'], userIds: r.evaluation_provider_id ? [r.evaluation_provider_id] : [], payload: { RequestId: r.id, Reason: command.reason } },
-        ],
+        notifications: [notice('RequestCanceled', { RequestId: r.id, Reason: command.reason })],
       };
     }
 
@@ -411,7 +438,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await repo.setRequestStatus(r.id, 'OnHold', { reason: command.reason });
       await repo.addLifecycleNote(db, c.id, actor, `Not ready for evaluation: ${command.reason}`);
       await move(CaseStatus.OnHoldDocumentationReview, 'auto', { note: command.reason, statusToResume: isOnHold(c.status) ? c.status_to_resume : c.status });
-      return { notifications: [{ type: 'RequestMarkedAsNotReadyForEvaluation', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id, Reason: command.reason } }] };
+      return { notifications: [notice('RequestMarkedAsNotReadyForEvaluation', { RequestId: r.id, Reason: command.reason })] };
     }
 
     case 'requestInProgress': {
@@ -421,7 +448,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await repo.setRequestStatus(r.id, 'InProgress');
       if (caseStatusGroupOf(c.status) === 'RequestSentToProvider' || c.status === CaseStatus.PendingAssignment)
         await move(CaseStatus.ProviderDocumentationReview, 'auto', {});
-      return { notifications: [{ type: 'ProviderStartsReviewingDocuments', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id } }] };
+      return { notifications: [notice('ProviderStartsReviewingDocuments', { RequestId: r.id })] };
     }
 
     case 'startEvaluation': {
@@ -449,7 +476,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await move(CaseStatus.WaitingOnDecision, 'auto', {
         recommendation: rec ? { main: rec.main_recommendation, criteria: rec.criteria, note: rec.recommendation_note } : undefined,
       });
-      return { notifications: [{ type: 'RequestCompleted', to: ['itp', 'sourceDivision'], payload: { RequestId: r.id, MainRecommendation: rec?.main_recommendation ?? null } }] };
+      return { notifications: [notice('RequestCompleted', { RequestId: r.id, MainRecommendation: rec?.main_recommendation ?? null })] };
     }
 
     case 'updateRecommendation': {
@@ -464,7 +491,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
     case 'announceCreated': {
       const [r] = await requests();
       if (!r) return { notifications: [] };
-      return { notifications: requestCreatedNotifications(r.id, r.type, r.evaluation_provider_id) };
+      return { notifications: requestCreatedNotifications(notice, r.id, r.type, r.evaluation_provider_id) };
     }
 
     case 'generateTasks': {
@@ -535,11 +562,23 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
     }
 
     case 'recordEvent': {
-      // ITP staff and the provider hear of what the facility adds, the facility of what ITP adds.
-      const fromFacility = !actor.userType.startsWith('IntegratedTelehealthPartners');
-      // Granted access is news for the referring division that may now open the case.
-      const to: Audience[] = command.event === 'GrantedAccessSpecified' ? ['referring'] : fromFacility ? ['itp', 'provider'] : ['sourceDivision', 'provider'];
-      return { notifications: [{ type: command.event, to, payload: command.payload }] };
+      const payload = command.payload ?? {};
+      const notifications = [notice(command.event, payload)];
+      // A case moved to another division: the division it left is told as well.
+      if (command.event === 'CaseSourceUpdated' && typeof payload.OldDivisionId === 'number')
+        notifications.push(notice('CaseSourceUpdatedToOldDivision', { OldDivisionId: payload.OldDivisionId }));
+      return { notifications };
+    }
+
+    case 'recordFacilityAlert': {
+      // Sent, confirmed or unconfirmed: a line of the case activity; unconfirmed also tells the coordinators.
+      await repo.recordAlertActivity(c.id, c.status, command.note, actor, command.commandId);
+      return {
+        notifications:
+          command.event === 'escalated'
+            ? [notice(unconfirmedAlertType(command.method), { AlertId: command.alertId, ...(command.ownerId ? { OwnerId: command.ownerId } : {}) })]
+            : [],
+      };
     }
 
     case 'patientAccepted': {
@@ -551,11 +590,14 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
   }
 }
 
-function requestCreatedNotifications(requestId: number, type: string, providerId: number | null): CaseNotification[] {
-  const notifications: CaseNotification[] = [
-    { type: type === 'PlacementOnly' ? 'PlacementOnlyRequestCreated' : 'RequestCreated', to: ['itp'], payload: { RequestId: requestId } },
-  ];
-  if (providerId) notifications.push({ type: 'CaseAssignedToYou', to: [], userIds: [providerId], payload: { RequestId: requestId } });
+function requestCreatedNotifications(
+  notice: (type: NotificationType, payload: Record<string, unknown>) => CaseNotification,
+  requestId: number,
+  type: string,
+  providerId: number | null,
+): CaseNotification[] {
+  const notifications = [notice(type === 'PlacementOnly' ? 'PlacementOnlyRequestCreated' : 'RequestCreated', { RequestId: requestId })];
+  if (providerId) notifications.push(notice('CaseAssignedToYou', { RequestId: requestId }));
   return notifications;
 }
 

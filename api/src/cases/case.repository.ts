@@ -3,13 +3,14 @@
  * nowhere else (CaseCommandsHandler decides, this module writes). Simple writes go through the
  * Sequelize models, which join the command's transaction through CLS. SQL on the same
  * transaction's connection where a model cannot say it as well (the row lock, arithmetic on the
- * row, the audience fan-out of notifications) or would be slower on the status-change path, which
+ * row) or would be slower on the status-change path, which
  * a coordinator waits for: the applied-command check, the lock and the move are one statement each.
  */
 import { fn, literal } from 'sequelize';
 import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
 import type { CaseActor, CaseNotification, CaseState } from '@crisis/workflows';
 import type { Sql } from '../db/sql';
+import { insertNotificationRows } from '../notifications/notification-fanout';
 import { Case } from './models/case.model';
 import { CaseActivity } from './models/case-activity.model';
 import { CaseRequest } from './models/case-request.model';
@@ -32,6 +33,7 @@ export interface RequestRow {
   status: string;
   evaluation_provider_id: number | null;
   evaluation_started_at: Date | null;
+  note: string | null;
   facility_note: string | null;
   itp_note: string | null;
 }
@@ -122,7 +124,7 @@ export const caseRepository = {
   /** The case's requests, newest first. */
   async requests(db: Sql, caseId: number): Promise<RequestRow[]> {
     const { rows } = await db.query<RequestRow>(
-      'SELECT id, type, status, evaluation_provider_id, evaluation_started_at, facility_note, itp_note FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
+      'SELECT id, type, status, evaluation_provider_id, evaluation_started_at, note, facility_note, itp_note FROM requests WHERE case_id = $1 ORDER BY created_at DESC, id DESC',
       [caseId],
     );
     return rows;
@@ -252,6 +254,21 @@ export const caseRepository = {
     });
   },
 
+  /** A facility alert was sent, confirmed or went unconfirmed: an activity row of its own, the status unchanged. */
+  async recordAlertActivity(caseId: number, status: string, note: string, actor: CaseActor, commandId: string): Promise<void> {
+    await CaseActivity.create({
+      caseId,
+      status,
+      statusGroup: caseStatusGroupOf(status),
+      kind: 'alert',
+      note,
+      initiatorId: actor.id || null,
+      initiatorName: actor.name,
+      commandId,
+      endedAt: now(),
+    });
+  },
+
   async setOutcome(caseId: number, o: { type: string | null; note: string | null; referringDivisionId: number | null }, closing: boolean): Promise<void> {
     await Case.update(
       { outcomeType: o.type, outcomeNote: o.note, outcomeReferringDivisionId: o.referringDivisionId, ...(closing ? { closedAt: now() } : {}) },
@@ -351,44 +368,21 @@ export const caseRepository = {
     await Case.update({ ...details }, { where: { id: caseId } });
   },
 
-  /** Inserts the in-app notifications of a command for its audience and tells each user live; returns who got one. */
+  /**
+   * Inserts the in-app notifications of a command for its audiences (the recipient table of
+   * forms/src/notifications, resolved by insertNotificationRows) in the command's transaction,
+   * never for the actor, and tells each user live on commit; returns who got one.
+   */
   async insertNotifications(db: Sql, caseId: number, commandId: string, n: CaseNotification): Promise<number[]> {
-    const { rows } = await db.query<{ user_id: number }>(
-      `WITH c AS (
-         SELECT c.id, c.source_division_id, c.source_facility_id,
-                p.first_name || ' ' || p.last_name AS patient_name,
-                (SELECT r.evaluation_provider_id FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS provider_id
-           FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1
-       ), recipients AS (
-         SELECT u.id FROM users u, c
-          WHERE 'itp' = ANY($2::text[]) AND u.is_active
-            AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
-         UNION
-         SELECT u.id FROM users u JOIN c ON true
-          WHERE 'sourceDivision' = ANY($2::text[]) AND u.is_active AND u.organization_type = 'Facility'
-            AND u.organization_id = c.source_facility_id
-            AND (u.user_type = 'Facility_Admin'
-                 OR EXISTS (SELECT 1 FROM user_divisions ud WHERE ud.user_id = u.id AND ud.division_id = c.source_division_id))
-         UNION
-         SELECT c.provider_id FROM c WHERE 'provider' = ANY($2::text[]) AND c.provider_id IS NOT NULL
-         UNION
-         SELECT ud.user_id FROM c JOIN case_referring_access a ON a.case_id = c.id AND a.removed_at IS NULL
-           JOIN user_divisions ud ON ud.division_id = a.division_id JOIN users u ON u.id = ud.user_id AND u.is_active
-          WHERE 'referring' = ANY($2::text[])
-         UNION
-         SELECT unnest($3::int[])
-       ), inserted AS (
-         INSERT INTO notifications (user_id, type, case_id, payload, source_key)
-         SELECT r.id, $4, $1, jsonb_build_object('CaseId', $1::int, 'PatientName', (SELECT patient_name FROM c)) || $5::jsonb, $6
-           FROM recipients r WHERE r.id IS NOT NULL
-         ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
-         RETURNING user_id
-       )
-       SELECT user_id, pg_notify($7, json_build_object('room', 'user:' || user_id, 'event', 'notification',
-                                                        'data', json_build_object('caseId', $1::int))::text)
-         FROM inserted`,
-      [caseId, n.to, n.userIds ?? [], n.type, JSON.stringify(n.payload ?? {}), commandId, LIVE_CHANNEL],
-    );
+    const rows = await insertNotificationRows(db, {
+      caseId,
+      type: n.type,
+      audiences: n.to,
+      userIds: n.userIds,
+      payload: n.payload,
+      sourceKey: commandId,
+      exceptUserId: n.actorId ?? null,
+    });
     return rows.map((r) => r.user_id);
   },
 

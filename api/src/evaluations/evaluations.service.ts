@@ -26,6 +26,7 @@ import {
 } from '@crisis/forms';
 import { CaseCommandsService } from '../cases/case-commands.service';
 import { caseScopeSql } from '../cases/case-scope';
+import { afterCommit } from '../common/after-commit';
 import { forbidden, notFound } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
@@ -129,7 +130,17 @@ export class EvaluationsService {
         criteria: body.recommendationCriteria ?? [],
         note: body.recommendationNote ?? null,
       });
-    return { requestId, version: await this.write(user, ctx, form, body, editing) };
+    const { version, changedFields } = await this.write(user, ctx, form, body, editing);
+    // An edit of a completed evaluation that changed something is news (spec 02 §3 CompletedEvaluationUpdated).
+    if (editing && changedFields > 0)
+      await afterCommit('notify evaluation updated', () =>
+        this.commands.run(user, ctx.caseId, {
+          kind: 'recordEvent',
+          event: 'CompletedEvaluationUpdated',
+          payload: { RequestId: ctx.requestId, MainRecommendation: body.mainRecommendation ?? null, FieldsCount: changedFields },
+        }),
+      );
+    return { requestId, version };
   }
 
   /** Validates everything, stores the final answers, then completes the request through the case workflow. */
@@ -343,8 +354,8 @@ export class EvaluationsService {
 
   // ── writing ────────────────────────────────────────────────────────────────────────────────
 
-  /** Stores the answers when the stored version is still the one the screen loaded; returns the new version. */
-  private async write(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, editing: boolean): Promise<number> {
+  /** Stores the evaluation when the stored version is still the one the screen loaded: the new version, and how many fields an edit of a completed one changed (0 otherwise). */
+  private async write(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, editing: boolean): Promise<{ version: number; changedFields: number }> {
     const answers = answersToList(form.items, visibleAnswers(form.items, body.answers ?? {}));
     const values = [
       ctx.requestId,
@@ -380,13 +391,13 @@ export class EvaluationsService {
           values,
         );
     if (!rows.length) throw new CodedError(ErrorCode.EvaluationStale);
-    if (editing) await this.logEdit(user, ctx, form, body, answers);
+    const changed = editing ? await this.logEdit(user, ctx, form, body, answers) : 0;
     auditValues({ requestId: ctx.requestId, caseId: ctx.caseId, evaluationFormId: form.id, formVersion: form.version, editing });
-    return rows[0].version;
+    return { version: rows[0].version, changedFields: changed };
   }
 
   /** An edit after completion leaves one change-log row per changed field, with the reason. */
-  private async logEdit(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, answers: QuestionAnswer[]) {
+  private async logEdit(user: UserContext, ctx: Context, form: Form, body: EvaluationSaveInput, answers: QuestionAnswer[]): Promise<number> {
     const before = answersFromList(ctx.answers);
     const after = answersFromList(answers);
     const labelOf = (name: string) => form.items.find((i) => isQuestion(i) && i.name === name)?.label ?? name;
@@ -405,7 +416,7 @@ export class EvaluationsService {
     const codeNames = async (ids: number[]) =>
       ids.length ? (await select<{ code: string }>(this.sequelize, 'SELECT code FROM billing_codes WHERE id = ANY($1::int[]) ORDER BY code', [ids])).map((r) => r.code) : [];
     field('Billing codes', await codeNames(ctx.billingCodeIds), await codeNames(body.billingCodes ?? []));
-    if (!changes.length) return;
+    if (!changes.length) return 0;
     await select(
       this.sequelize,
       `INSERT INTO change_logs (subject, case_id, request_id, changed_by, changed_by_name, name, old_value, new_value, meta_info)
@@ -413,5 +424,6 @@ export class EvaluationsService {
          FROM jsonb_to_recordset($6::jsonb) AS x(name text, old text, new text)`,
       [ctx.caseId, ctx.requestId, user.id, `${user.firstName} ${user.lastName}`, body.reasonForEdit ?? null, JSON.stringify(changes)],
     );
+    return changes.length;
   }
 }

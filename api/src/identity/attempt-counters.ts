@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { createHash } from 'crypto';
 import { QueryTypes } from 'sequelize';
@@ -35,27 +35,13 @@ export function counterKey(bucket: string, ...parts: (string | number)[]): strin
   return `${bucket}:${createHash('sha256').update(parts.map(String).join('\n')).digest('base64url').slice(0, 27)}`;
 }
 
-const PURGE_EVERY_MS = 5 * 60 * 1000;
 /** The delay of a streak, in SQL, for the row `c` (the same formula as delayAfter). */
 const DELAY_SQL = `CASE WHEN c.hits < :free THEN 0 ELSE least(:maxDelayMs, :firstDelayMs * power(2, least(c.hits - :free, 40))) END`;
 
 @Injectable()
-export class AttemptCounters implements OnModuleInit, OnModuleDestroy {
-  private readonly log = new Logger('rate-limit');
-  private purgeTimer?: NodeJS.Timeout;
+export class AttemptCounters {
 
   constructor(@InjectConnection() private readonly sequelize: Sequelize) {}
-
-  onModuleInit() {
-    this.purgeTimer = setInterval(() => {
-      this.purgeExpired().catch((err) => this.log.warn(`purging expired counters failed: ${err.message}`));
-    }, PURGE_EVERY_MS);
-    this.purgeTimer.unref();
-  }
-
-  onModuleDestroy() {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
-  }
 
   /** One hit in a fixed window of `windowMs`: the hits so far (this one included) and when the window ends. */
   async hit(key: string, windowMs: number): Promise<{ hits: number; resetInMs: number }> {
@@ -114,6 +100,7 @@ export class AttemptCounters implements OnModuleInit, OnModuleDestroy {
     await this.query(`DELETE FROM rate_limit_counters WHERE key = :key`, { key });
   }
 
+  /** Deletes the counters whose window is over (per-process housekeeping, HousekeepingService). */
   async purgeExpired(): Promise<void> {
     await this.query(`DELETE FROM rate_limit_counters WHERE expires_at < now()`, {});
   }

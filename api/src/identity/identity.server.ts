@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { randomBytes, randomUUID } from 'crypto';
 import type { IncomingMessage, ServerResponse } from 'http';
@@ -10,7 +10,7 @@ import { CORRELATION_ID_HEADER } from '@crisis/forms';
 import { config } from '../config';
 import { AttemptLimits, tooManyAttemptsMessage } from './attempt-limits';
 import { IdentityKeys } from './identity-keys.service';
-import { postgresAdapter, purgeExpiredPayloads } from './oidc-adapter';
+import { postgresAdapter } from './oidc-adapter';
 import { SignInService, MESSAGES, type AttemptInfo } from './sign-in.service';
 import { codePage, messagePage, signInPage, signOutPage } from './views';
 import { registerAccountLinks } from './account-links';
@@ -35,7 +35,6 @@ function remainingLife(signedInAt: number | undefined): number {
   const capLeft = sessionMaxSeconds - (Math.floor(Date.now() / 1000) - signedInAt);
   return Math.max(1, Math.min(sessionIdleSeconds, capLeft));
 }
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 const API_CORS_HEADERS = [
   'access-control-allow-origin',
   'access-control-allow-credentials',
@@ -75,13 +74,12 @@ export function adminUiClient() {
  * (oidc_payloads, mfa_codes), so any API replica can serve any step of a sign-in.
  */
 @Injectable()
-export class IdentityServer implements OnModuleInit, OnModuleDestroy {
+export class IdentityServer {
   private readonly log = new Logger('identity');
   private app?: Promise<express.Express>;
   /** The signing keys the app's provider was built with (IdentityKeys.version). */
   private appKeys?: string;
   private provider?: ProviderType;
-  private purgeTimer?: NodeJS.Timeout;
 
   constructor(
     @InjectConnection() private readonly sequelize: Sequelize,
@@ -89,17 +87,6 @@ export class IdentityServer implements OnModuleInit, OnModuleDestroy {
     private readonly signIn: SignInService,
     private readonly limits: AttemptLimits,
   ) {}
-
-  onModuleInit() {
-    this.purgeTimer = setInterval(() => {
-      purgeExpiredPayloads(this.sequelize).catch((err) => this.log.warn(`purging expired identity rows failed: ${err.message}`));
-    }, PURGE_EVERY_MS);
-    this.purgeTimer.unref();
-  }
-
-  onModuleDestroy() {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
-  }
 
   /** The request handler main.ts gives every /identity request (the full original URL in req.url). */
   async handler(): Promise<(req: IncomingMessage, res: ServerResponse) => void> {

@@ -32,7 +32,7 @@ export class CaseSourceService {
     );
   }
 
-  async update(user: UserContext, caseId: number, input: CaseSourceDetailsInput): Promise<{ divisionChanged: boolean }> {
+  async update(user: UserContext, caseId: number, input: CaseSourceDetailsInput): Promise<{ divisionChanged: boolean; previousDivisionId: number }> {
     const [c] = await select<{ status: string; facilityId: number; divisionId: number }>(
       this.sequelize,
       'SELECT status, source_facility_id AS "facilityId", source_division_id AS "divisionId" FROM cases WHERE id = $1 FOR UPDATE',
@@ -75,6 +75,6 @@ export class CaseSourceService {
     }
     await this.writer.updateDetails(caseId, { sourceDivisionId: input.sourceDivisionId, ...sourceDetails(input) });
     auditValues({ caseId, divisionId: input.sourceDivisionId, previousDivisionId: c.divisionId });
-    return { divisionChanged };
+    return { divisionChanged, previousDivisionId: c.divisionId };
   }
 }

@@ -61,9 +61,14 @@ export class CasePatientController {
       "INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS (payload { providerName }: resubmit with forceUpdate)",
   })
   async updateSource(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
-    const { divisionChanged } = await this.source.update(user, caseId, body);
+    const { divisionChanged, previousDivisionId } = await this.source.update(user, caseId, body);
+    // A moved case also tells the division it left (CaseSourceUpdatedToOldDivision, raised with it).
     await afterCommit('notify source updated', () =>
-      this.commands.run(user, caseId, { kind: 'recordEvent', event: 'CaseSourceUpdated', payload: { divisionChanged } }),
+      this.commands.run(user, caseId, {
+        kind: 'recordEvent',
+        event: 'CaseSourceUpdated',
+        payload: { divisionChanged, ...(divisionChanged ? { OldDivisionId: previousDivisionId } : {}) },
+      }),
     );
     return { id: caseId, divisionChanged };
   }

@@ -1,6 +1,7 @@
-import { LIVE_CHANNEL, LiveRoom } from '@crisis/forms';
+import { LIVE_CHANNEL, LiveRoom, recipientsOf } from '@crisis/forms';
 import type { PlacementActivities } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
+import { caseRepository } from '../cases/case.repository';
 import { inTransaction, pooledSql } from '../db/sql';
 
 /** Placement activities: a callback coming due. */
@@ -9,36 +10,29 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
   const activities: PlacementActivities = {
     /**
      * Makes the task due if it still has this callback time, raises a CallbackAt notification for
-     * the coordinator who set it, and tells the calls card. Returns false when the task moved on.
+     * the coordinator who set it (every coordinator when the system set it), and tells the calls card. Returns false when the task moved on.
      */
     async markCallbackDue(taskId, callbackAt) {
       return inTransaction(sequelize, async (db) => {
-        const { rows } = await db.query<{ case_id: number; division_id: number; created_by: number | null }>(
+        const { rows } = await db.query<{ case_id: number; division_id: number; division_name: string; created_by: number | null }>(
           `UPDATE placement_tasks t SET due_at = now()
             WHERE t.id = $1 AND t.callback_at = $2::timestamptz AND t.due_at IS NULL
-            RETURNING t.case_id, t.division_id, (SELECT created_by FROM placement_calls WHERE id = t.last_call_id) AS created_by`,
+            RETURNING t.case_id, t.division_id, (SELECT name FROM divisions WHERE id = t.division_id) AS division_name,
+                      (SELECT created_by FROM placement_calls WHERE id = t.last_call_id) AS created_by`,
           [taskId, callbackAt],
         );
         const task = rows[0];
         if (!task) return false;
-        await db.query(
-          `INSERT INTO notifications (user_id, type, case_id, payload, source_key)
-           SELECT u.id, 'Unspecified', $1::int, jsonb_build_object('CallbackAt', $2::text, 'CaseId', $1::int, 'TaskId', $3::int, 'DivisionId', $4::int,
-                    'PatientName', (SELECT p.first_name || ' ' || p.last_name FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1::int)), $5
-             FROM users u
-            WHERE u.is_active AND (u.id = $6 OR ($6::int IS NULL AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')))
-           ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING`,
-          [task.case_id, callbackAt, taskId, task.division_id, `callback:${taskId}:${callbackAt}`, task.created_by],
-        );
+        // The CallbackAt notification, to the recipient table's audience (the coordinator who logged the call).
+        await caseRepository.insertNotifications(db, task.case_id, `callback:${taskId}:${callbackAt}`, {
+          type: 'CallbackAt',
+          to: recipientsOf('CallbackAt'),
+          payload: { CallbackAt: callbackAt, TaskId: taskId, DivisionId: task.division_id, DivisionName: task.division_name, ...(task.created_by ? { OwnerId: task.created_by } : {}) },
+        });
         await db.query('SELECT pg_notify($1, $2)', [
           LIVE_CHANNEL,
           JSON.stringify({ room: LiveRoom.calls, event: 'callback.due', data: { taskId, caseId: task.case_id, divisionId: task.division_id, callbackAt } }),
         ]);
-        if (task.created_by)
-          await db.query('SELECT pg_notify($1, $2)', [
-            LIVE_CHANNEL,
-            JSON.stringify({ room: LiveRoom.user(task.created_by), event: 'notification', data: { caseId: task.case_id } }),
-          ]);
         return true;
       });
     },

@@ -353,7 +353,8 @@ export class PlacementService {
       // made up for by the callbacks sweep (the task row holds the callback time).
       void this.startTimers(timers);
       for (const { caseId } of accepted) await this.commands.run(user, caseId, { kind: 'patientAccepted', divisionId });
-      for (const caseId of granted) void this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified' }).catch(() => undefined);
+      for (const caseId of granted)
+        void this.commands.run(user, caseId, { kind: 'recordEvent', event: 'GrantedAccessSpecified', payload: { DivisionId: divisionId } }).catch(() => undefined);
     });
     return { saved: timers.size, bulkId };
   }

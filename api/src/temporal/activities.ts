@@ -4,6 +4,7 @@ import { createCaseActivities } from '../cases/case.activities';
 import type { CaseCommandsHandler } from '../cases/case-commands.handler';
 import { createClaimActivities } from '../claims/claims.activities';
 import { pooledSql } from '../db/sql';
+import { createMessagingActivities } from '../messaging/messaging.activities';
 import { createOnlineMeetingActivities } from '../online-meetings/online-meetings.activities';
 import { createPlacementActivities } from '../placement/placement.activities';
 import { createUserMaintenanceActivities } from '../users/user-maintenance.activities';
@@ -27,5 +28,6 @@ export function createActivities({ sequelize, cases }: ActivityDeps): Activities
     ...createPlacementActivities({ sequelize }),
     ...createUserMaintenanceActivities({ db }),
     ...createOnlineMeetingActivities({ sequelize }),
+    ...createMessagingActivities({ sequelize }),
   };
 }

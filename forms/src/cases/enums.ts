@@ -223,12 +223,5 @@ export const MAX_INSURANCES = 3;
 // Notifications (spec 02 §3)
 // ---------------------------------------------------------------------------------------------
 
-export const NOTIFICATION_TYPES = [
-  'RequestUpdated', 'ProviderStartsReviewingDocuments', 'CaseAssignedToYou', 'CaseReassignedToAnotherProvider',
-  'RequestMarkedAsNotReadyForEvaluation', 'CaseClosed', 'RequestCanceled', 'CaseOnHold', 'CaseServices',
-  'RequestCompleted', 'CompletedEvaluationUpdated', 'RequestCreated', 'PatientFileUpdated', 'VitalsAdded',
-  'CaseNoteAdded', 'CaseResumed', 'CaseNoteUpdated', 'VideoCallIsAboutToStart', 'GrantedAccessSpecified',
-  'CaseSourceUpdated', 'CaseSourceUpdatedToOldDivision', 'PlacementOnlyRequestCreated',
-  'UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms', 'Unspecified',
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+// The list and the recipient rules live in forms/src/notifications/.
+export { NOTIFICATION_TYPES, type NotificationType } from '../notifications/types';

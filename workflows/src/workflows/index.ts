@@ -10,3 +10,4 @@ export { caseLifecycleWorkflow } from './case-lifecycle';
 export { callbackTimerWorkflow } from './callback-timer';
 export { sweepDueCallbacksWorkflow } from './callbacks-sweep';
 export { onlineMeetingWorkflow } from './online-meeting';
+export { deliverMessageWorkflow, facilityAlertWorkflow, sweepMessagingWorkflow } from './messaging';

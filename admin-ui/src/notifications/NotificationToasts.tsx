@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import { Alert, AlertTitle, Box, Button, IconButton } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import { TOAST_AUTO_CLOSE_MS, notificationText, type NotificationItem } from '@crisis/forms';
+import { useNotificationFeed } from './NotificationFeed';
+import { useOpenNotification } from './openNotification';
+
+function Toast({ n }: { n: NotificationItem }) {
+  const feed = useNotificationFeed()!;
+  const open = useOpenNotification();
+  // Each toast closes by itself after 10 s (spec 02 §9).
+  useEffect(() => {
+    const t = setTimeout(() => feed.closeToast(n.id), TOAST_AUTO_CLOSE_MS);
+    return () => clearTimeout(t);
+  }, [n.id, feed.closeToast]);
+  return (
+    <Alert
+      severity="info"
+      variant="filled"
+      data-testid="notification-toast"
+      data-id={n.id}
+      sx={{ width: 360, boxShadow: 4, alignItems: 'flex-start', cursor: n.caseId ? 'pointer' : 'default' }}
+      onClick={() => open(n)}
+      action={
+        <>
+          <Button
+            color="inherit"
+            size="small"
+            data-testid="notification-toast-resolve"
+            onClick={(e) => {
+              e.stopPropagation();
+              void feed.resolve(n.id);
+            }}
+          >
+            Resolve
+          </Button>
+          <IconButton
+            color="inherit"
+            size="small"
+            aria-label="Close"
+            data-testid="notification-toast-close"
+            onClick={(e) => {
+              e.stopPropagation();
+              feed.closeToast(n.id);
+            }}
+          >
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </>
+      }
+    >
+      <AlertTitle sx={{ fontSize: 14, mb: 0.25 }}>New notification</AlertTitle>
+      <span data-testid="notification-toast-text">{notificationText(n)}</span>
+    </Alert>
+  );
+}
+
+/** New notifications as toasts at the top left (spec 02 §2), newest on top; closed or resolved from there. */
+export function NotificationToasts() {
+  const feed = useNotificationFeed();
+  if (!feed || !feed.toasts.length) return null;
+  return (
+    <Box
+      data-testid="notification-toasts"
+      sx={{ position: 'fixed', top: 72, left: 16, zIndex: (t) => t.zIndex.snackbar + 1, display: 'flex', flexDirection: 'column', gap: 1 }}
+    >
+      {feed.toasts.slice(0, 5).map((n) => (
+        <Toast key={n.id} n={n} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The fan-out of one in-app notification to the users of its audiences (the recipient table,
+ * forms/src/notifications/recipients.ts), in the caller's transaction: the rows, and one live
+ * `notification` event per user, delivered when that transaction commits (pg_notify).
+ * Idempotent: `sourceKey` (the command or event that raised it) is unique per user and type.
+ */
+import { LIVE_CHANNEL, initials, notificationText, type NotificationAudience, type NotificationPayload, type NotificationType } from '@crisis/forms';
+import type { Sql } from '../db/sql';
+import { messagingRepository } from '../messaging/messaging.repository';
+
+export interface NotificationFanout {
+  caseId: number;
+  type: NotificationType;
+  audiences: readonly NotificationAudience[];
+  /** Users named besides the audiences. */
+  userIds?: readonly number[];
+  payload?: Record<string, unknown>;
+  sourceKey: string;
+  /** The user whose change raised it: never told of his own change. */
+  exceptUserId?: number | null;
+}
+
+/**
+ * Inserts the rows, and the SMS copies for the ITP staff in an SMS window (queued for delivery in
+ * the same transaction); returns the new notifications (id, user) — none for a repeated sourceKey.
+ */
+export async function insertNotificationRows(db: Sql, n: NotificationFanout): Promise<Array<{ id: string; user_id: number }>> {
+  const { rows } = await db.query<{ id: string; user_id: number; payload: NotificationPayload }>(
+    `WITH p AS (SELECT $5::jsonb AS j), c AS (
+       SELECT c.id, c.source_division_id, c.source_facility_id,
+              p.first_name || ' ' || p.last_name AS patient_name,
+              -- the provider of the request the notification names, else of the case's newest request
+              CASE WHEN (SELECT j ? 'RequestId' FROM p)
+                   THEN (SELECT r.evaluation_provider_id FROM requests r, p WHERE r.case_id = c.id AND r.id = (p.j->>'RequestId')::int)
+                   ELSE (SELECT r.evaluation_provider_id FROM requests r WHERE r.case_id = c.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1)
+              END AS provider_id
+         FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1
+     ), division_users AS (
+       -- users of a division (by their division links)
+       SELECT ud.division_id, u.id FROM user_divisions ud JOIN users u ON u.id = ud.user_id AND u.is_active
+     ), recipients AS (
+       SELECT u.id FROM users u
+        WHERE ('itp' = ANY($2::text[]) OR (($2::text[] && ARRAY['callbackOwner', 'alertOwner']) AND (SELECT j->>'OwnerId' FROM p) IS NULL))
+          AND u.is_active AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
+       UNION
+       SELECT u.id FROM users u JOIN c ON true
+        WHERE 'sourceDivision' = ANY($2::text[]) AND u.is_active AND u.organization_type = 'Facility'
+          AND u.organization_id = c.source_facility_id
+          AND (u.user_type = 'Facility_Admin'
+               OR EXISTS (SELECT 1 FROM user_divisions ud WHERE ud.user_id = u.id AND ud.division_id = c.source_division_id))
+       UNION
+       SELECT du.id FROM division_users du, p
+        WHERE 'oldSourceDivision' = ANY($2::text[]) AND du.division_id = (p.j->>'OldDivisionId')::int
+       UNION
+       SELECT c.provider_id FROM c WHERE 'provider' = ANY($2::text[])
+       UNION
+       SELECT u.id FROM users u, p
+        WHERE 'previousProvider' = ANY($2::text[]) AND u.is_active AND u.id = (p.j->>'PreviousProviderId')::int
+       UNION
+       SELECT du.id FROM division_users du JOIN p ON true JOIN case_referring_access a
+           ON a.case_id = $1 AND a.division_id = du.division_id AND a.removed_at IS NULL
+        WHERE 'grantedDivision' = ANY($2::text[]) AND du.division_id = (p.j->>'DivisionId')::int
+       UNION
+       SELECT u.id FROM users u, p
+        WHERE ($2::text[] && ARRAY['callbackOwner', 'alertOwner']) AND u.is_active AND u.id = (p.j->>'OwnerId')::int
+       UNION
+       SELECT unnest($3::int[])
+     ), inserted AS (
+       INSERT INTO notifications (user_id, type, case_id, payload, source_key)
+       SELECT r.id, $4, $1, jsonb_build_object('CaseId', $1::int, 'PatientName', (SELECT patient_name FROM c)) || $5::jsonb, $6
+         FROM recipients r WHERE r.id IS NOT NULL AND r.id IS DISTINCT FROM $8::int
+       ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
+       RETURNING id, user_id, payload
+     )
+     SELECT id, user_id, payload, pg_notify($7, json_build_object('room', 'user:' || user_id, 'event', 'notification',
+                                                      'data', json_build_object('caseId', $1::int, 'id', id, 'type', $4::text))::text)
+       FROM inserted`,
+    [n.caseId, [...n.audiences], [...(n.userIds ?? [])], n.type, JSON.stringify(n.payload ?? {}), n.sourceKey, LIVE_CHANNEL, n.exceptUserId ?? null],
+  );
+  if (rows.length) {
+    const payload = { ...rows[0].payload, PatientName: initials(rows[0].payload.PatientName) };
+    await messagingRepository.enqueueStaffSms(db, rows, n.caseId, notificationText({ type: n.type, payload }));
+  }
+  return rows.map(({ id, user_id }) => ({ id, user_id }));
+}
