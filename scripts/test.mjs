@@ -121,11 +121,12 @@ async function main() {
       // The suites act as a local proxy that names the client's address (IP allow-list tests);
       // a client on another loopback address is not one (input-at-the-edge tests).
       TRUSTED_PROXIES: '127.0.0.1',
-      // Facility alerts: two attempts 4 s apart and calls that ring 2 s, so that an unconfirmed
-      // alert escalates within the suite (tests/integration/messaging.test.ts).
+      // Facility alerts: two attempts 4 s apart, so that an unconfirmed alert escalates within
+      // the suite (tests/integration/messaging.test.ts); calls ring 8 s, long enough for a
+      // person on the demo-tools page (tests/e2e/demo-phone.spec.ts).
       FACILITY_ALERT_ATTEMPTS: '2',
       FACILITY_ALERT_RETRY_SECONDS: '4',
-      TWILIO_LOCAL_RING_SECONDS: '2',
+      TWILIO_LOCAL_RING_SECONDS: '8',
     },
     logToFiles: true,
     beforeServices: () => { chromium = ensureChromium(); },

@@ -280,15 +280,18 @@ async function evaluated(token: string, requestId: number) {
       recommendationCriteria: ['HighAcuity'], answers: answerEverything(view.form.items, view.answers),
     },
   }));
-  return { sourceDivisionId: saved.sourceDivisionId, version: saved.version };
+  return { sourceDivisionId: view.sourceDivisionId, version: saved.version };
 }
 
 /** Evaluation, a status change undone, placement (tasks, claims, calls, undo), acceptance confirmed and taken back. */
 async function placementAndClosing(t: Tokens, box: Sandbox) {
   const [itpCase] = box.caseIds;
   const [itpRequest] = box.requestIds;
-  for (const step of ['in-progress', 'evaluation/start', 'evaluation/complete'])
-    ok(step, await call('PUT', `/api/requests/${itpRequest}/${step}`, { token: t.provider, body: step === 'evaluation/complete' ? await evaluated(t.provider, itpRequest) : undefined }));
+  for (const step of ['in-progress', 'evaluation/start']) ok(step, await call('PUT', `/api/requests/${itpRequest}/${step}`, { token: t.provider }));
+  // A video meeting for the evaluation, joined by the provider.
+  ok('meeting', await call('POST', `/api/requests/${itpRequest}/evaluation/online-meeting`, { token: t.provider, body: {} }));
+  ok('join meeting', await call('POST', `/api/requests/${itpRequest}/evaluation/online-meeting/join`, { token: t.provider, body: {} }));
+  ok('complete', await call('PUT', `/api/requests/${itpRequest}/evaluation/complete`, { token: t.provider, body: await evaluated(t.provider, itpRequest) }));
   const contacting = { status: 'LocatingServices_ContactingServiceOrganization', mainRecommendation: 'MentalHealthInpatient', criteria: [], includeOutOfStateFacilities: false };
   ok('contacting', await call('PUT', `/api/cases/${itpCase}/status`, { token: t.itpUser, body: contacting }));
   // A manual change can be undone once.
@@ -324,6 +327,35 @@ async function placementAndClosing(t: Tokens, box: Sandbox) {
   await call('DELETE', `/api/facilities/${box.facilityId}/credentialed-providers/${box.providerId}`, { token: t.itpAdmin });
 }
 
+/** Two pairs of look-alike patient records: one pair reviewed as no merging needed, the other merged. */
+async function patientMerge(t: Tokens) {
+  const source = (await db.query('SELECT id FROM patients WHERE merged_into_id IS NULL ORDER BY id LIMIT 1')).rows[0].id;
+  const columns = (
+    await db.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'patients'
+          AND column_name NOT IN ('id', 'first_name', 'reference_number') AND is_generated = 'NEVER' AND column_default IS DISTINCT FROM 'nextval' ORDER BY ordinal_position`,
+    )
+  ).rows.map((r) => `"${r.column_name}"`);
+  const copy = async (firstName: string) =>
+    (await db.query(`INSERT INTO patients (first_name, ${columns.join(', ')}) SELECT $2, ${columns.join(', ')} FROM patients WHERE id = $1 RETURNING id`, [source, firstName])).rows[0].id;
+  const reviewed = [await copy(`Auditreview${RUN}`), await copy(`Auditreview${RUN}`)];
+  ok('not needed', await call('POST', '/api/patients/merge/not-needed', { token: t.itpAdmin, body: { patientIds: reviewed } }));
+  const merged = [await copy(`Auditmerge${RUN}`), await copy(`Auditmerge${RUN}`)];
+  ok('merge', await call('POST', '/api/patients/merge/records', { token: t.itpAdmin, body: { patientIds: merged } }));
+}
+
+/** The bell: the coordinator marks her newest notification read, resolves it, and dismisses it from the resolved list. */
+async function notificationBell(t: Tokens) {
+  const me = ok('context', await api('GET', '/api/user/context', { token: t.itpUser }));
+  const newest = await eventually(
+    async () => (await db.query('SELECT id::int AS id FROM notifications WHERE user_id = $1 AND resolved_at IS NULL AND dismissed_at IS NULL ORDER BY id DESC LIMIT 1', [me.id])).rows[0]?.id as number | undefined,
+    'a notification of the coordinator',
+  );
+  ok('read', await call('PUT', '/api/notifications/read', { token: t.itpUser, body: { ids: [newest] } }));
+  ok('resolve', await call('PUT', `/api/notifications/${newest}/resolve`, { token: t.itpUser }));
+  ok('dismiss', await call('PUT', `/api/user/${newest}/dismiss-notification`, { token: t.itpUser }));
+}
+
 // ------------------------------------------------------------------------------------------------
 // The run
 // ------------------------------------------------------------------------------------------------
@@ -343,7 +375,7 @@ async function main() {
 
   const scenarioProblems: string[] = [];
   const box = await createSandbox('Audit', { itpAdmin: tokens.itpAdmin, facilityUser: tokens.facilityUser }, call);
-  for (const [name, part] of Object.entries({ usersAndProfile, facilitiesAndSettings, caseRecords, requestsAndStatus, placementAndClosing })) {
+  for (const [name, part] of Object.entries({ usersAndProfile, facilitiesAndSettings, caseRecords, requestsAndStatus, placementAndClosing, patientMerge, notificationBell })) {
     try {
       await part(tokens, box);
     } catch (err: any) {

@@ -32,14 +32,16 @@ test('a person plays the facility phone on the demo-tools page: answers the aler
   await page.getByTestId('phone-filter').fill(phone);
 
   const callCase = await onHold('PhoneCall');
-  const row = page.getByTestId('phone-call-row').first();
-  await expect(row.getByTestId('phone-answer-1')).toBeVisible({ timeout: 15_000 });
-  await page.screenshot({ path: `${SHOTS}/ringing.png`, fullPage: true });
-  await row.getByTestId('phone-answer-1').click();
-  await expect(row.getByTestId('phone-call-digits')).toHaveText('1', { timeout: 20_000 });
-  await expect(row.getByTestId('phone-call-spoken')).toContainText('is on hold: Sleeping');
+  const ringing = page.getByTestId('phone-call-row').filter({ has: page.getByTestId('phone-answer-1') });
+  await expect(ringing.first()).toBeVisible({ timeout: 15_000 });
+  await phonePanel.screenshot({ path: `${SHOTS}/ringing.png` });
+  await ringing.first().getByTestId('phone-answer-1').click();
+  // The answered call shows the key pressed and what the nurse heard.
+  const answered = page.getByTestId('phone-call-row').filter({ has: page.getByTestId('phone-call-digits').getByText('1', { exact: true }) });
+  await expect(answered).toHaveCount(1, { timeout: 20_000 });
+  await expect(answered.getByTestId('phone-call-spoken')).toContainText('is on hold: Sleeping');
   await expect.poll(() => alertStatus(callCase), { timeout: 15_000 }).toBe('confirmed');
-  await page.screenshot({ path: `${SHOTS}/answered.png`, fullPage: true });
+  await phonePanel.screenshot({ path: `${SHOTS}/answered.png` });
 
   const smsCase = await onHold('SMS');
   await page.getByTestId('phone-tab-sms').click();
@@ -50,5 +52,5 @@ test('a person plays the facility phone on the demo-tools page: answers the aler
   await page.getByTestId('phone-reply-send').click();
   await expect(page.getByTestId('phone-feedback')).toContainText('confirmation was recorded', { timeout: 15_000 });
   await expect.poll(() => alertStatus(smsCase), { timeout: 15_000 }).toBe('confirmed');
-  await page.screenshot({ path: `${SHOTS}/sms-replied.png`, fullPage: true });
+  await phonePanel.screenshot({ path: `${SHOTS}/sms-replied.png` });
 });
