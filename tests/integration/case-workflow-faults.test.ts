@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'child_process';
-import path from 'path';
 import { Client, Connection } from '@temporalio/client';
 import { caseWorkflowId, connectionOptions, runCaseCommand, temporalEnv, type CaseCommand } from '@crisis/workflows';
 import { db } from '../support/db';
+import { WorkerProcesses } from '../support/worker-process';
 
 /**
  * The case workflow under faults (issue 4 "done means"): a status change sent while no worker
@@ -15,37 +14,10 @@ import { db } from '../support/db';
 describe('case workflow faults', () => {
   const env = temporalEnv();
   const taskQueue = `case-faults-${Date.now()}`;
-  const workers = new Set<ChildProcess>();
+  const workers = new WorkerProcesses(taskQueue);
   let connection: Connection;
   let client: Client;
   let caseId: number;
-
-  const startWorker = () =>
-    new Promise<ChildProcess>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.resolve(__dirname, '../../api/dist/worker.js')], {
-        env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_SKIP_SCHEDULES: '1', WORKER_LOG_LEVEL: 'WARN' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      workers.add(child);
-      let out = '';
-      const onData = (b: Buffer) => {
-        out += b.toString();
-        if (out.includes('polling task queue')) resolve(child);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      child.on('exit', (code) => {
-        workers.delete(child);
-        reject(new Error(`worker exited (${code}) before polling: ${out.slice(-500)}`));
-      });
-    });
-
-  const kill = (child: ChildProcess) =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
 
   beforeAll(async () => {
     connection = await Connection.connect(connectionOptions(env));
@@ -75,7 +47,7 @@ describe('case workflow faults', () => {
 
   afterAll(async () => {
     await client?.workflow.getHandle(caseWorkflowId(caseId)).terminate('test over').catch(() => undefined);
-    for (const w of [...workers]) await kill(w);
+    await workers.killAll();
     await connection?.close();
     await db.end();
   });
@@ -99,12 +71,12 @@ describe('case workflow faults', () => {
     expect(await onHoldRows()).toBe(0);
 
     // A worker picks it up and is killed while it works on it.
-    const first = await startWorker();
+    const first = await workers.start();
     await new Promise((r) => setTimeout(r, 150));
-    await kill(first);
+    await workers.kill(first);
 
     // Another worker finishes what the first left: the caller gets its answer, applied once.
-    await startWorker();
+    await workers.start();
     const result = await pending;
     expect(result.state.status).toBe('OnHold_MissingDocumentation');
     expect(await onHoldRows()).toBe(1);

@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'child_process';
-import path from 'path';
 import { Client, Connection } from '@temporalio/client';
 import twilio from 'twilio';
 import { UserType } from '@crisis/forms';
@@ -8,6 +6,7 @@ import { api, API_URL, eventually } from '../support/api';
 import { createCase, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { createTestUser, type TestUser } from '../support/users';
+import { WorkerProcesses } from '../support/worker-process';
 
 /**
  * What leaves the platform, for real: the worker sends through the `twilio` SDK to the local
@@ -198,39 +197,15 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
     const taskQueue = `alerts-kill-${Date.now()}`;
     let connection: Connection;
     let client: Client;
-    const workers = new Set<ChildProcess>();
-    const startWorker = () =>
-      new Promise<ChildProcess>((resolve, reject) => {
-        const child = spawn(process.execPath, [path.resolve(__dirname, '../../api/dist/worker.js')], {
-          // PUBLIC_URL comes from npm test: the calls it places name the stack's webhooks.
-          env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_SKIP_SCHEDULES: '1', WORKER_LOG_LEVEL: 'WARN', FACILITY_ALERT_ATTEMPTS: '2', FACILITY_ALERT_RETRY_SECONDS: '4' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        workers.add(child);
-        let out = '';
-        child.stdout!.on('data', (b: Buffer) => {
-          out += b.toString();
-          if (out.includes('polling task queue')) resolve(child);
-        });
-        child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-        child.on('exit', (code) => {
-          workers.delete(child);
-          reject(new Error(`worker exited (${code}) before polling: ${out.slice(-500)}`));
-        });
-      });
-    const kill = (child: ChildProcess) =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      });
+    // PUBLIC_URL comes from npm test: the calls these workers place name the stack's webhooks.
+    const workers = new WorkerProcesses(taskQueue, { FACILITY_ALERT_ATTEMPTS: '2', FACILITY_ALERT_RETRY_SECONDS: '4' });
 
     beforeAll(async () => {
       connection = await Connection.connect(connectionOptions(env));
       client = new Client({ connection, namespace: env.namespace });
     });
     afterAll(async () => {
-      for (const w of workers) await kill(w);
+      await workers.killAll();
       await connection.close();
     });
 
@@ -249,19 +224,19 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
         return { caseId: c.id, phone, alertId, confirm };
       };
       const scenarios = [await run(false), await run(true)];
-      let worker = await startWorker();
+      let worker = await workers.start();
       for (const s of scenarios) {
         const start = facilityAlertStart(s.alertId, { attempts: ATTEMPTS, retrySeconds: 4 });
         await client.workflow.start(start.workflowType, { workflowId: start.workflowId, taskQueue, args: start.args });
       }
       // The first calls ring; the worker dies before the second attempts.
       for (const s of scenarios) await eventually(async () => (await callsTo(s.phone)).some((c) => c.status === 'ringing'), 'the first call');
-      await kill(worker);
+      await workers.kill(worker);
       // Meanwhile the nurse of the second case answers and presses 1 (the webhook reaches the API, alive).
       const ringing = (await callsTo(scenarios[1].phone)).find((c) => c.status === 'ringing')!;
       await local('POST', `/local/calls/${ringing.sid}/answer`, { digits: '1' });
       await new Promise((r) => setTimeout(r, 3000));
-      worker = await startWorker();
+      worker = await workers.start();
       const [unanswered, answered] = scenarios;
       await eventually(async () => (await alertsOf(unanswered.caseId))[0]?.status === 'escalated', 'the escalation after the restart', 40_000);
       await eventually(async () => (await alertActivity(answered.caseId)).some((n) => /confirmed/.test(n)), 'the confirmation after the restart', 40_000);
@@ -276,7 +251,7 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
       expect(an.some((n) => /Nobody confirmed/.test(n))).toBe(false);
       expect((await alertsOf(answered.caseId))[0].status).toBe('confirmed');
       expect(await callsTo(answered.phone)).toHaveLength(1);
-      await kill(worker);
+      await workers.kill(worker);
     }, 120_000);
   });
 });

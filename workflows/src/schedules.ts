@@ -12,47 +12,24 @@ export async function ensureSchedules(env: TemporalEnv, log: (msg: string) => vo
   const connection = await Connection.connect(connectionOptions(env));
   try {
     const client = new Client({ connection, namespace: env.namespace });
-    const scheduleId = claimsSweepScheduleId(env.taskQueue);
-    try {
-      await client.schedule.create({
-        scheduleId,
-        spec: { intervals: [{ every: '1 minute' }] },
-        action: {
-          type: 'startWorkflow',
-          workflowType: 'sweepOverdueClaimsWorkflow',
-          workflowId: scheduleId,
-          taskQueue: env.taskQueue,
-          args: [],
-        },
-        policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-      });
-      log(`created schedule ${scheduleId}`);
-    } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    }
-    const callbacksId = `callbacks-sweep-${env.taskQueue}`;
-    try {
-      await client.schedule.create({
-        scheduleId: callbacksId,
-        spec: { intervals: [{ every: '1 minute' }] },
-        action: { type: 'startWorkflow', workflowType: 'sweepDueCallbacksWorkflow', workflowId: callbacksId, taskQueue: env.taskQueue, args: [] },
-        policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-      });
-      log(`created schedule ${callbacksId}`);
-    } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    }
-    const messagingId = `messaging-sweep-${env.taskQueue}`;
-    try {
-      await client.schedule.create({
-        scheduleId: messagingId,
-        spec: { intervals: [{ every: '1 minute' }] },
-        action: { type: 'startWorkflow', workflowType: 'sweepMessagingWorkflow', workflowId: messagingId, taskQueue: env.taskQueue, args: [] },
-        policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-      });
-      log(`created schedule ${messagingId}`);
-    } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    // The sweeps, every minute: each a safety net for a timer or a start that was missed.
+    const sweeps: Array<[string, string]> = [
+      [claimsSweepScheduleId(env.taskQueue), 'sweepOverdueClaimsWorkflow'],
+      [`callbacks-sweep-${env.taskQueue}`, 'sweepDueCallbacksWorkflow'],
+      [`messaging-sweep-${env.taskQueue}`, 'sweepMessagingWorkflow'],
+    ];
+    for (const [scheduleId, workflowType] of sweeps) {
+      try {
+        await client.schedule.create({
+          scheduleId,
+          spec: { intervals: [{ every: '1 minute' }] },
+          action: { type: 'startWorkflow', workflowType, workflowId: scheduleId, taskQueue: env.taskQueue, args: [] },
+          policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+        });
+        log(`created schedule ${scheduleId}`);
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      }
     }
     await ensureUserMaintenanceSchedules(client, env, log);
   } finally {
