@@ -20,7 +20,6 @@ const NOT_DATA = new Set([
  */
 const BACKGROUND: Record<string, string> = {
   case_activities: "kind <> 'alert'",
-  case_commands: "kind <> 'recordFacilityAlert'",
   notifications: "type NOT IN ('UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms')",
 };
 

@@ -132,16 +132,6 @@ export type CaseCommand = {
   | { kind: 'endOnlineMeeting'; meetingId: number }
   /** Something was added to or changed on the case (already committed): raises its notifications. */
   | { kind: 'recordEvent'; event: CaseEvent; payload?: Record<string, unknown> }
-  /** An attempt, answer or escalation of a facility alert, for the case activity (and the escalation's notification). */
-  | {
-      kind: 'recordFacilityAlert';
-      alertId: string;
-      event: 'sent' | 'confirmed' | 'escalated';
-      method: 'SMS' | 'PhoneCall';
-      note: string;
-      /** The coordinator whose change raised the alert (told when nobody confirms). */
-      ownerId?: number | null;
-    }
 );
 
 /** What the API knows of the call that sent a command (the audit entry of spec 03 §3). */

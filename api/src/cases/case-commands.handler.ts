@@ -45,7 +45,6 @@ import {
   INITIAL_PLACEMENT_TASKS,
   PLACEMENT_CASE_STATUSES,
   recipientsOf,
-  unconfirmedAlertType,
   type ErrorCodeName,
   type NotificationType,
   type RequestType,
@@ -568,17 +567,6 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       if (command.event === 'CaseSourceUpdated' && typeof payload.OldDivisionId === 'number')
         notifications.push(notice('CaseSourceUpdatedToOldDivision', { OldDivisionId: payload.OldDivisionId }));
       return { notifications };
-    }
-
-    case 'recordFacilityAlert': {
-      // Sent, confirmed or unconfirmed: a line of the case activity; unconfirmed also tells the coordinators.
-      await repo.recordAlertActivity(c.id, c.status, command.note, actor, command.commandId);
-      return {
-        notifications:
-          command.event === 'escalated'
-            ? [notice(unconfirmedAlertType(command.method), { AlertId: command.alertId, ...(command.ownerId ? { OwnerId: command.ownerId } : {}) })]
-            : [],
-      };
     }
 
     case 'patientAccepted': {

@@ -7,7 +7,7 @@
  * a coordinator waits for: the applied-command check, the lock and the move are one statement each.
  */
 import { fn, literal } from 'sequelize';
-import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
+import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, LiveRoom, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
 import type { CaseActor, CaseNotification, CaseState } from '@crisis/workflows';
 import type { Sql } from '../db/sql';
 import { insertNotificationRows } from '../notifications/notification-fanout';
@@ -254,19 +254,24 @@ export const caseRepository = {
     });
   },
 
-  /** A facility alert was sent, confirmed or went unconfirmed: an activity row of its own, the status unchanged. */
-  async recordAlertActivity(caseId: number, status: string, note: string, actor: CaseActor, commandId: string): Promise<void> {
-    await CaseActivity.create({
-      caseId,
-      status,
-      statusGroup: caseStatusGroupOf(status),
-      kind: 'alert',
-      note,
-      initiatorId: actor.id || null,
-      initiatorName: actor.name,
-      commandId,
-      endedAt: now(),
-    });
+  /**
+   * A facility alert was sent, confirmed or went unconfirmed: a line of the case activity that
+   * changes nothing of the case, so it needs neither the case's lock nor its workflow's order.
+   * Written once per key (a retried activity adds nothing) and told live; false when it was there.
+   */
+  async recordAlertLine(db: Sql, caseId: number, note: string, key: string): Promise<boolean> {
+    const { rows: found } = await db.query<{ status: string; version: number }>('SELECT status, version FROM cases WHERE id = $1', [caseId]);
+    const c = found[0];
+    if (!c) return false;
+    const { rows } = await db.query(
+      `INSERT INTO case_activities (case_id, status, status_group, kind, note, initiator_name, command_id, ended_at)
+       SELECT $1, $2, $3, 'alert', $4, 'System', $5, now()
+        WHERE NOT EXISTS (SELECT 1 FROM case_activities WHERE case_id = $1 AND command_id = $5)
+       RETURNING id`,
+      [caseId, c.status, caseStatusGroupOf(c.status), note, key],
+    );
+    if (rows.length) await this.publish(db, LiveRoom.case(caseId), 'case.updated', { caseId, status: c.status, version: c.version });
+    return rows.length > 0;
   },
 
   async setOutcome(caseId: number, o: { type: string | null; note: string | null; referringDivisionId: number | null }, closing: boolean): Promise<void> {

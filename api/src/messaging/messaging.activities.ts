@@ -1,22 +1,15 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import {
-  caseCommandFailure,
-  deliveryWorkflowStart,
-  facilityAlertStart,
-  runCaseCommand,
-  type DeliveryOutcome,
-  type MessagingActivities,
-} from '@crisis/workflows';
+import { recipientsOf, unconfirmedAlertType } from '@crisis/forms';
+import { deliveryWorkflowStart, facilityAlertStart, type DeliveryOutcome, type MessagingActivities } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
+import { caseRepository } from '../cases/case.repository';
 import { config } from '../config';
+import { insertNotificationRows } from '../notifications/notification-fanout';
 import { inTransaction, pooledSql, type Sql } from '../db/sql';
 import { isPermanentRefusal } from './twilio-gateway';
 import { sendThroughProvider, type OutboxRow } from './message-sender';
 import { messagingRepository } from './messaging.repository';
-
-/** The alert's own actor in the case activity. */
-const SYSTEM_ACTOR = { id: 0, name: 'System', userType: 'System' };
 
 interface AlertRow {
   id: string;
@@ -51,18 +44,24 @@ export async function startOnce(client: Client, start: { workflowType: string; w
 export function createMessagingActivities({ sequelize }: { sequelize: Sequelize }): MessagingActivities {
   const pool = pooledSql(sequelize);
 
-  /** Writes an alert's line of the case activity through the case's one writer (once per command id). */
-  const recordOnCase = async (a: AlertRow, event: 'sent' | 'confirmed' | 'escalated', note: string, commandId: string) => {
-    const ctx = Context.current();
-    try {
-      await runCaseCommand(ctx.client, a.case_id, { kind: 'recordFacilityAlert', alertId: a.id, event, method: a.method, note, ownerId: a.raised_by, commandId, actor: SYSTEM_ACTOR }, { taskQueue: ctx.info.taskQueue });
-    } catch (err) {
-      const refusal = caseCommandFailure(err);
-      // The case is gone: there is no activity left to write to.
-      if (refusal && refusal.code !== 'UNEXP.SERVICE.UNAVAILABLE') return;
-      throw err;
-    }
-  };
+  /**
+   * Writes an alert's line of the case activity (once per key) through the case repository, in a
+   * transaction of its own: the line changes nothing of the case, so it does not queue behind the
+   * coordinators' commands on the case workflow. An escalation also tells the coordinator.
+   */
+  const recordOnCase = (a: AlertRow, event: 'sent' | 'confirmed' | 'escalated', note: string, key: string) =>
+    inTransaction(sequelize, async (db) => {
+      await caseRepository.recordAlertLine(db, a.case_id, note, key);
+      if (event !== 'escalated') return;
+      const type = unconfirmedAlertType(a.method);
+      await insertNotificationRows(db, {
+        caseId: a.case_id,
+        type,
+        audiences: recipientsOf(type),
+        payload: { AlertId: a.id, ...(a.raised_by ? { OwnerId: a.raised_by } : {}) },
+        sourceKey: key,
+      });
+    });
 
   return {
     async deliverMessage(messageId): Promise<DeliveryOutcome> {
