@@ -136,8 +136,11 @@ async function activateInvitedUser(email: string, password: string): Promise<str
 
 async function usersAndProfile(t: Tokens, box: Sandbox) {
   const password = `Battery-${RUN}-a1`;
-  const own = await activateInvitedUser(box.userEmail, password);
-  await call('PUT', '/api/user/password', { token: own, body: { currentPassword: password, newPassword: `${password}b`, confirmPassword: `${password}b` } });
+  const first = await activateInvitedUser(box.userEmail, password);
+  await call('PUT', '/api/user/password', { token: first, body: { currentPassword: password, newPassword: `${password}b`, confirmPassword: `${password}b` } });
+  // A password change revokes every token issued before it (a token of the same second survives,
+  // which hid this on a fast machine): sign in again with the new password, as the UI renews.
+  const own = (await signIn({ email: box.userEmail, password: `${password}b` })).accessToken;
   await call('PUT', `/api/user/profile/${box.userId}`, { token: own, body: { firstName: 'Sandbox', lastName: 'Edited', phone: '(813) 555-0142', jobTitle: 'Charge nurse' } });
   await upload('/api/user/avatar', own, { bytes: PNG, name: 'me.png', type: 'image/png' });
 

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { ErrorCode, type LiveEvents } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
 import { caseCommandFailure, runCaseCommand, type CaseCommand } from '@crisis/workflows';
-import { contactingCase, tampaDivisions } from '../support/cases';
+import { contactingCase, createCase, fillEvaluation, tampaDivisions } from '../support/cases';
 import { withTemporal } from '../support/temporal-client';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
@@ -89,6 +89,35 @@ describe('one writer per case', () => {
     // The audit entry of the call was written with the change, once.
     const audit = await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE path = $1 AND success`, [`/api/cases/${caseId}/medical-information`]);
     expect(audit.rows[0].n).toBe(1);
+  });
+
+  it('completing an evaluation completes its row in the command\'s transaction, and a save since the provider\'s check refuses it', async () => {
+    const c = await createCase({ token: coordinator, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId });
+    for (const step of ['in-progress', 'evaluation/start']) expect((await api('PUT', `/api/requests/${c.requestId}/${step}`, { token: provider })).status).toBe(200);
+    const filled = await fillEvaluation(provider, c.requestId);
+    const actor = { id: providerId, name: 'Provider', userType: 'IntegratedTelehealthPartners_Provider' };
+    const evaluationRow = async () =>
+      (await db.query('SELECT e.version, e.completed_at, r.status FROM evaluations e JOIN requests r ON r.id = e.request_id WHERE e.request_id = $1', [c.requestId])).rows[0];
+    await withTemporal(async (client) => {
+      // The version the API checked, then a save from another tab before the command ran.
+      const stale = await runCaseCommand(client, c.id, {
+        kind: 'completeEvaluation',
+        requestId: c.requestId,
+        evaluationVersion: filled.version - 1,
+        commandId: `one-writer-complete-stale-${c.id}`,
+        actor,
+      }).then(
+        () => null,
+        (err) => caseCommandFailure(err),
+      );
+      expect(stale?.code).toBe(ErrorCode.EvaluationStale);
+      expect(await evaluationRow()).toEqual({ version: filled.version, completed_at: null, status: 'InProgress' });
+    });
+    // Through the API: the request, the evaluation and the case move together.
+    expect((await api('PUT', `/api/requests/${c.requestId}/evaluation/complete`, { token: provider, body: filled })).status).toBe(200);
+    const after = await evaluationRow();
+    expect(after).toEqual({ version: filled.version + 1, completed_at: expect.any(Date), status: 'Completed' });
+    expect((await caseRow(c.id)).status).toBe('RecommendationReview_WaitingOnDecision');
   });
 
   it('a command the database refuses fails its Update at once with a coded error, and the next command still runs', async () => {

@@ -111,7 +111,8 @@ export type CaseCommand = {
   | { kind: 'requestNotReady'; requestId: number; reason: string }
   | { kind: 'requestInProgress'; requestId: number }
   | { kind: 'startEvaluation'; requestId: number }
-  | { kind: 'completeEvaluation'; requestId: number; sourceDivisionId?: number | null }
+  /** `evaluationVersion`: the version the provider completed; a save since then refuses the completion (the evaluation row is completed in the command's transaction). */
+  | { kind: 'completeEvaluation'; requestId: number; sourceDivisionId?: number | null; evaluationVersion?: number }
   | { kind: 'patientAccepted'; divisionId: number }
   /** Sent once after the API created the case: raises the notifications of its first request. */
   | { kind: 'announceCreated' }

@@ -1,11 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ErrorCode, type EvaluationView, type FieldError, type QuestionnaireItem } from '@crisis/forms';
+import { ErrorCode, EVALUATION_AUTOSAVE_DELAY_MS, type EvaluationView, type FieldError, type QuestionnaireItem } from '@crisis/forms';
 import { useAppData } from '../data/query';
 import { codeOf } from '../billing-codes/codedFields';
 import { clearDrafts, payloadOf, snapshotOf, valuesOf, writeDraft, type EvaluationValues } from './evaluationDraft';
-
-/** Spec 02 §2 "New mode: autosave while filling": this long after the last change. */
-export const AUTOSAVE_DELAY_MS = 800;
 
 export type SaveState = 'saved' | 'saving' | 'unsaved' | 'failed';
 
@@ -96,7 +93,7 @@ export function useEvaluationAutosave({
       if (!ok) return false;
       if (dirty()) {
         if (untilClean) return flush(true);
-        if (autosave) timer.current = window.setTimeout(() => void flush(), AUTOSAVE_DELAY_MS);
+        if (autosave) timer.current = window.setTimeout(() => void flush(), EVALUATION_AUTOSAVE_DELAY_MS);
       }
       return true;
     },
@@ -118,7 +115,7 @@ export function useEvaluationAutosave({
       setState('unsaved');
       if (!autosave) return;
       window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => void flush(), AUTOSAVE_DELAY_MS);
+      timer.current = window.setTimeout(() => void flush(), EVALUATION_AUTOSAVE_DELAY_MS);
     },
     [requestId, autosave, flush],
   );

@@ -464,11 +464,15 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       const r = await request(command.requestId);
       if (r.evaluation_provider_id !== actor.id) refuse(ErrorCode.Forbidden, "You don't have permission to perform this action");
       if (r.status !== 'InProgress') refuse(ErrorCode.RequestNotInProgress, 'The request is not in progress', { status: r.status });
-      await repo.setRequestStatus(r.id, 'Completed', { completed: true });
+      // The evaluation is completed with its request, in this transaction: the answers completed are
+      // the version the provider validated (a save from another tab since then refuses the completion).
       const ev = await db.query<{ main_recommendation: string | null; criteria: string[]; recommendation_note: string | null }>(
-        'SELECT main_recommendation, criteria, recommendation_note FROM evaluations WHERE request_id = $1',
-        [r.id],
+        `UPDATE evaluations SET completed_at = now(), version = version + 1
+          WHERE request_id = $1 AND ($2::int IS NULL OR version = $2) RETURNING main_recommendation, criteria, recommendation_note`,
+        [r.id, command.evaluationVersion ?? null],
       );
+      if (command.evaluationVersion !== undefined && !ev.rows.length) refuse(ErrorCode.EvaluationStale, 'The evaluation was changed in another window');
+      await repo.setRequestStatus(r.id, 'Completed', { completed: true });
       const rec = ev.rows[0];
       if (rec?.main_recommendation)
         await repo.setRecommendation(c.id, { main: rec.main_recommendation, criteria: rec.criteria, note: rec.recommendation_note });

@@ -159,9 +159,8 @@ export class EvaluationsService {
     if (body.version !== ctx.version) throw new CodedError(ErrorCode.EvaluationStale);
     if (problems.length) throw new CodedError(ErrorCode.EvaluationCannotBeCompleted, undefined, problems);
     auditValues({ requestId, caseId: ctx.caseId, mainRecommendation: ctx.mainRecommendation });
-    const result = await this.commands.run(user, ctx.caseId, { kind: 'completeEvaluation', requestId });
-    await select(this.sequelize, 'UPDATE evaluations SET completed_at = now(), version = version + 1 WHERE request_id = $1', [requestId]);
-    return result;
+    // The version checked here is checked again where the evaluation is completed (no saved row: nothing to check).
+    return this.commands.run(user, ctx.caseId, { kind: 'completeEvaluation', requestId, ...(ctx.saved ? { evaluationVersion: body.version } : {}) });
   }
 
   /**

@@ -20,6 +20,12 @@ import {
 const word = { type: 'string', pattern: '^\\w{1,64}$' } as const;
 
 /** One item as stored; questionnaireProblems checks what depends on the other items. */
+/**
+ * Spec 02 §2 "New mode: autosave while filling": the evaluation screen saves this long after the
+ * provider's last change (so one provider sends at most one save per this interval and answer).
+ */
+export const EVALUATION_AUTOSAVE_DELAY_MS = 800;
+
 export const questionnaireItemSchema = {
   type: 'object',
   additionalProperties: false,
