@@ -168,6 +168,13 @@ describe('online meetings', () => {
     // Partner staff are not told (their bell is another matter).
     const itpUsers = (await db.query(`SELECT id FROM users WHERE user_type LIKE 'IntegratedTelehealthPartners_%' AND user_type <> 'IntegratedTelehealthPartners_Provider'`)).rows.map((r) => r.id);
     expect(ids.some((id) => itpUsers.includes(id))).toBe(false);
+    // The nurse may be away from any screen: the case's contact phone is called or texted once.
+    const alerts = await eventually(async () => {
+      const { rows } = await db.query(`SELECT notification_type, message FROM facility_alerts WHERE case_id = $1 AND notification_type = 'VideoCallIsAboutToStart'`, [c.id]);
+      return rows.length ? rows : null;
+    }, 'the facility alert of the reminder');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0].message).toMatch(/video evaluation .* is about to start/i);
     // The meeting is still open: a reminder does not end it.
     expect((await get(c.requestId, provider)).status).toBe(200);
   });

@@ -3,7 +3,9 @@ import { caseCommandFailure, runCaseCommand, type OnlineMeetingActivities } from
 import type { Sequelize } from 'sequelize-typescript';
 import { config } from '../config';
 import { inTransaction, pooledSql } from '../db/sql';
-import { insertMeetingReminder } from './meeting-reminder';
+import { recipientsOf } from '@crisis/forms';
+import { messagingRepository } from '../messaging/messaging.repository';
+import { insertNotificationRows } from '../notifications/notification-fanout';
 import { onlineMeetingsRepository as meetings } from './online-meetings.repository';
 
 /** The timer's own actor in the case activity. */
@@ -29,7 +31,13 @@ export function createOnlineMeetingActivities({ sequelize }: { sequelize: Sequel
       return inTransaction(sequelize, async (db) => {
         const m = await meetings.markReminded(db, meetingId);
         if (!m) return false;
-        await insertMeetingReminder(db, m);
+        // VideoCallIsAboutToStart (spec 02 §3): the bell of the request's provider and the source
+        // division, their SMS copies, and the facility alert that calls the nurse to bring the patient.
+        const type = 'VideoCallIsAboutToStart';
+        const payload = { RequestId: m.request_id, JoinUrl: m.join_url, ScheduledAt: m.scheduled_at ? new Date(m.scheduled_at).toISOString() : null };
+        const sourceKey = `online-meeting:${m.id}:reminder`;
+        await insertNotificationRows(db, { caseId: m.case_id, type, audiences: recipientsOf(type), payload, sourceKey });
+        await messagingRepository.raiseFacilityAlert(db, { caseId: m.case_id, type, payload, sourceKey, actorActsForFacility: false, raisedBy: null });
         return true;
       });
     },
