@@ -40,6 +40,7 @@ import { InsurancePage } from './cases/insurance/InsurancePage';
 import { PatientHistoryPage } from './patients/PatientHistoryPage';
 import { PatientList } from './patients/PatientList';
 import { PatientMergePage } from './patients/PatientMergePage';
+import { QueuePage } from './queues/QueuePage';
 
 /** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
@@ -115,6 +116,7 @@ export function App({ session }: { session: Session }) {
                 </Gate>
               }
             />
+            <Route path="/queue" element={<Gate allow={(s) => navigationAllows(s, '/queue')}><QueuePage /></Gate>} />
             <Route path="/patients" element={<Gate allow={(s) => s.ability.can('list', 'Patient')}><PatientList /></Gate>} />
             <Route path="/patients/merge" element={<Gate allow={(s) => s.ability.can('access', 'PatientMerge')}><PatientMergePage /></Gate>} />
             <Route

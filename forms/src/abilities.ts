@@ -51,6 +51,8 @@ export type Subject =
   | 'AcceptedCase'
   | 'PastCases'
   | 'ProviderCases'
+  | 'ItpQueue'
+  | 'ProviderQueue'
   | 'UnlockUsers'
   | 'FacilitySettings'
   | 'SmsNotifications'
@@ -98,7 +100,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('manage', ['Facility', 'Division', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm']);
       can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
       can('read', 'Case');
-      can('access', ['PastCases', 'SmsNotifications']);
+      can('access', ['PastCases', 'SmsNotifications', 'ItpQueue']);
       // Duplicate review and merge: ITP admin only (spec 02 §6, 03 §6 "patient merge").
       can('access', 'PatientMerge');
       break;
@@ -106,11 +108,12 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('list', 'User');
       // The patients page is for ITP users and admins (spec 02 §6); the admin menu entry is the admin's.
       can('list', 'Patient');
-      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications']);
+      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications', 'ItpQueue']);
       can('read', 'Case');
       break;
     case UserType.ItpProvider:
-      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications']);
+      // The provider queue: the requests assigned to him (spec 02 §6).
+      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications', 'ProviderQueue']);
       can('read', 'Case');
       break;
     case UserType.FacilityAdmin:

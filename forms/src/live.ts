@@ -14,6 +14,8 @@ export const LiveRoom = {
   case: (caseId: number) => `case:${caseId}`,
   /** ITP coordinators: the calls card. */
   calls: 'calls',
+  /** ITP staff and providers: the request queues (only ids travel: each page reloads what its user may see). */
+  queue: 'queue',
 } as const;
 
 /** Event name → payload. */
@@ -21,6 +23,8 @@ export interface LiveEvents {
   'case.updated': { caseId: number; status: string; version: number };
   'placements.updated': { caseId: number };
   'calls.updated': { divisionId: number };
+  /** A case command ran: its requests or its status may have changed (the queues reload). */
+  'queue.changed': { caseId: number };
   'division.claimed': { divisionId: number; claimedByName: string };
   'division.released': { divisionId: number };
   'callback.due': { taskId: number; caseId: number; divisionId: number; callbackAt: string };

@@ -15,13 +15,13 @@ const facilityUser = (divisionType: DivisionType) =>
   ctx(UserType.FacilityUser, { organizationType: OrganizationType.Facility, organizationId: 3, facilityId: 3, facilityName: 'Bayside', divisionName: 'ER', divisionType });
 
 describe('navigation bar (spec 03 §2)', () => {
-  it('gives the provider Dashboard, Cases and Past cases', () => {
-    expect(nav(ctx(UserType.ItpProvider)).links.map((l) => l.label)).toEqual(['Dashboard', 'Cases', 'Past cases']);
+  it('gives the provider Dashboard, Cases, his queue and Past cases', () => {
+    expect(nav(ctx(UserType.ItpProvider)).links.map((l) => l.label)).toEqual(['Dashboard', 'Cases', 'Queue', 'Past cases']);
   });
 
   it('gives the ITP user the unlock-users link and no admin menu', () => {
     const n = nav(ctx(UserType.ItpUser));
-    expect(n.links.map((l) => l.label)).toEqual(['Dashboard', 'Past cases', 'Unlock users']);
+    expect(n.links.map((l) => l.label)).toEqual(['Dashboard', 'Queue', 'Past cases', 'Unlock users']);
     expect(n.admin).toEqual([]);
     expect(n.smsControl).toBe(true);
   });

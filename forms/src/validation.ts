@@ -9,6 +9,7 @@ import { changePasswordSchema } from './schemas/auth';
 import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
+import { requestQueueFilterSchema } from './cases/queues';
 import * as placementSchemas from './placement/schemas';
 import * as evaluationSchemas from './evaluation/schemas';
 import * as patientSchemas from './patients';
@@ -164,6 +165,7 @@ export const SCHEMAS = {
   patientFileMeta: { schema: caseSchemas.patientFileMetaSchema },
   casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
+  requestQueueFilter: { schema: requestQueueFilterSchema },
   // Patient directory and merge (spec 02 §5): forms/src/patients
   patientListFilter: { schema: patientSchemas.patientListFilterSchema },
   mergeRecordsQuery: { schema: patientSchemas.mergeRecordsQuerySchema, rules: (d: any) => caseSchemas.dayRules(d.dateOfBirth, 'dateOfBirth') },

@@ -106,6 +106,9 @@ export const SPEC: Row[] = [
   row(/^GET \/api\/cases\/\{id\}\/requests\/\{requestId\}\/evaluation\/pdf$/, 'YYYYYN', '01 §7 evaluation PDF of a request: as the case PDF with its evaluations (case details: everyone except group user)'),
   row(/^GET \/api\/demo-tools\/meetings$/, 'YYYYYY', '03 §2 a demo-tools area (meetings) for every signed-in user of a demo deployment'),
   row(/^GET (\/api\/cases\/\{id\}\/requests|\/api\/requests\/\{id\}\/info)$/, 'YYYYY?', '01 §6 requests view: every role (group user cannot open a case)'),
+  // ---- queues (02 §6: "ITP user and admin: … queue"; "Provider: … provider queue")
+  row(/^GET \/api\/requests\/itp-queue$/, 'YYNNNN', '02 §6 ITP user and admin: queue'),
+  row(/^GET \/api\/requests\/provider-queue$/, 'NNYNNN', '02 §6 provider: provider queue'),
   row(/^GET \/api\/cases\/inpatient-divisions\/\{id\}$/, '??Y??N', '01 §6 provider: inpatient facility list'),
   // ---- case records (01 §6)
   row(/^(GET|POST) \/api\/cases\/\{id\}\/progress-notes$/, 'YYYNNN', '01 §6 progress notes: ITP admin, user, provider'),

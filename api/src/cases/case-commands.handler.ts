@@ -161,6 +161,7 @@ export class CaseCommandsHandler {
             values: { ...command.audit.values, caseId, status: state.status, ...(applied.requestId ? { requestId: applied.requestId } : {}) },
           });
         await repo.publish(db, LiveRoom.case(caseId), 'case.updated', { caseId, status: state.status, version: state.version });
+        await repo.publish(db, LiveRoom.queue, 'queue.changed', { caseId });
         if (applied.taskIds?.length) await repo.publish(db, LiveRoom.case(caseId), 'placements.updated', { caseId });
         return { ok: true as const, result, notifications: [] };
       });

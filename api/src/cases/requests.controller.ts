@@ -1,4 +1,5 @@
-import { Body, Controller, Injectable } from '@nestjs/common';
+import { Body, Controller, Injectable, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
@@ -8,6 +9,11 @@ import {
   isItpStaff,
   providerRequired,
   canCancelRequest,
+  REQUEST_QUEUE_DEFAULT_SORT,
+  REQUEST_QUEUE_PAGE_SIZE,
+  REQUEST_QUEUE_SORTABLE,
+  type RequestQueueFilter,
+  type RequestQueueKind,
   canEditRequest,
   type RequestCreateInput,
   type RequestType,
@@ -20,6 +26,9 @@ import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { IdParam } from '../common/id-param';
 import { Route } from '../common/route';
+import { ListRoute, sendPage } from '../common/list-route';
+import { parseCheckedList } from '../facilities/list-params';
+import { listRequestQueue } from './request-queue.query';
 import { select } from '../reference/reference-sql';
 import { CaseCommandsService } from './case-commands.service';
 import { CommandRoute } from './command-route';
@@ -139,6 +148,31 @@ export class CaseRequestsController extends RequestRoutes {
 @ApiTags('requests')
 @Controller('api/requests')
 export class RequestsController extends RequestRoutes {
+  @ListRoute('access', 'ItpQueue', {
+    path: 'itp-queue',
+    sortable: REQUEST_QUEUE_SORTABLE,
+    filter: 'q (patient name or case reference number)',
+    description: `The ITP queue (spec 02 §2): every active request of an open case, the unread-assignment alert on each; ${REQUEST_QUEUE_PAGE_SIZE.itp} rows a page in the UI; total in Content-Range`,
+  })
+  itpQueue(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.queue('itp', user, query, reply);
+  }
+
+  @ListRoute('access', 'ProviderQueue', {
+    path: 'provider-queue',
+    sortable: REQUEST_QUEUE_SORTABLE,
+    filter: 'q (patient name or case reference number)',
+    description: `The provider queue (spec 02 §2): the active requests assigned to the signed-in provider; ${REQUEST_QUEUE_PAGE_SIZE.provider} rows a page in the UI; total in Content-Range`,
+  })
+  providerQueue(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.queue('provider', user, query, reply);
+  }
+
+  private async queue(kind: RequestQueueKind, user: UserContext, query: Record<string, unknown>, reply: FastifyReply) {
+    const q = parseCheckedList<RequestQueueFilter>(query, { sortable: REQUEST_QUEUE_SORTABLE, defaultSort: REQUEST_QUEUE_DEFAULT_SORT, schema: 'requestQueueFilter' });
+    return sendPage(reply, `requests/${kind}-queue`, q, await listRequestQueue(this.sequelize, user, kind, q));
+  }
+
   @Route('GET', ':id/info', 'read', 'Request')
   @ApiOkResponse({ description: 'The request with its provider' })
   async info(@CurrentUser() user: UserContext, @IdParam() id: number) {

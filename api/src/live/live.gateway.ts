@@ -15,7 +15,7 @@ import { Sequelize } from 'sequelize-typescript';
 import type { Server, Socket } from 'socket.io';
 import { UserContextService } from '../auth/user-context.service';
 import { caseScopeSql } from '../cases/case-scope';
-import { LiveRoom, isItpStaff } from '@crisis/forms';
+import { LiveRoom, UserType, isItpStaff } from '@crisis/forms';
 import { config } from '../config';
 import { IdentityKeys } from '../identity/identity-keys.service';
 import { clientAddressOf } from '../security/client-address';
@@ -79,6 +79,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModule
       socket.data.session = session;
       await socket.join(LiveRoom.user(session.userId));
       if (isItpStaff(user.role)) await socket.join(LiveRoom.calls);
+      if (isItpStaff(user.role) || user.role === UserType.ItpProvider) await socket.join(LiveRoom.queue);
       socket.emit('ready', { userId: session.userId });
     } catch {
       this.drop(socket);

@@ -3,3 +3,4 @@ export * from './transitions';
 export * from './schemas';
 export * from './requests';
 export * from './format';
+export * from './queues';

@@ -244,16 +244,23 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   );
 }
 
+/** What the request dialog reads of the case: the case page's record or a queue row. */
+export interface RequestDialogCase {
+  id: number;
+  sourceDivision: { id: number };
+  patient: { dateOfBirth: string };
+}
+
 /** New request / edit request: type (from GET requests/types), provider (credentialed, accepting the age), note. */
-function RequestDialog({
+export function RequestDialog({
   caseRecord,
   request,
   onClose,
   onSaved,
   onError,
 }: {
-  caseRecord: CaseCardProps['caseRecord'];
-  request: CaseRequest | null;
+  caseRecord: RequestDialogCase;
+  request: Pick<CaseRequest, 'id' | 'type' | 'evaluationProviderId' | 'note'> | null;
   onClose: () => void;
   onSaved: (created: boolean) => void;
   onError: (e: unknown) => Record<string, string> | null;

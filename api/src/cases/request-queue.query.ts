@@ -1,0 +1,96 @@
+import {
+  REQUEST_QUEUE_STATUSES,
+  caseStatusLabel,
+  hasUnreadAssignment,
+  type RequestQueueFilter,
+  type RequestQueueItem,
+  type RequestQueueKind,
+  type UserContext,
+} from '@crisis/forms';
+import type { Sequelize } from 'sequelize-typescript';
+import type { ListQuery } from '../common/list-query';
+import { preparedRead } from '../common/prepared-read';
+import { containsPattern } from '../reference/reference-sql';
+import { caseScopeSql, statusAudience } from './case-scope';
+
+/** "Time elapsed" descending is the longest-waiting request first: created_at ascending. */
+const SORT_SQL: Record<string, { expr: string; invert?: boolean }> = {
+  timeElapsed: { expr: 'r.created_at', invert: true },
+  patient: { expr: "lower(p.last_name || ' ' || p.first_name)" },
+  type: { expr: 'r.type' },
+  sourceFacility: { expr: 'lower(f.name)' },
+  provider: { expr: "lower(u.last_name || ' ' || u.first_name)" },
+  id: { expr: 'r.id' },
+};
+
+/**
+ * The statuses a queue lists, written into the SQL as literals (they are the forms enumeration):
+ * PostgreSQL then reads the active requests from the partial index of active requests instead of
+ * scanning every request ever made.
+ */
+const statusesSql = (kind: RequestQueueKind) => REQUEST_QUEUE_STATUSES[kind].map((s) => `'${s.replace(/'/g, '')}'`).join(', ');
+
+/**
+ * GET /api/requests/itp-queue and /provider-queue (spec 02 §2 "Queues", §5 "Queue item"): the
+ * active requests of open cases (the provider's own in his queue), a page and the filtered total
+ * in one statement.
+ */
+export async function listRequestQueue(
+  sequelize: Sequelize,
+  user: UserContext,
+  kind: RequestQueueKind,
+  q: ListQuery<RequestQueueFilter>,
+): Promise<{ rows: RequestQueueItem[]; total: number }> {
+  const bind: unknown[] = [];
+  const where = [`r.status IN (${statusesSql(kind)})`, "c.status <> 'Closed'", caseScopeSql(user, bind)];
+  if (kind === 'provider') where.push(`r.evaluation_provider_id = $${bind.push(user.id)}`);
+  const text = q.filter.q?.trim();
+  if (text) {
+    const digits = text.replace(/^#/, '');
+    const i = bind.push(containsPattern(text));
+    const byRef = /^\d{1,9}$/.test(digits) ? ` OR c.id = $${bind.push(Number(digits))}` : '';
+    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i})${byRef})`);
+  }
+  const sort = SORT_SQL[q.sortField] ?? SORT_SQL.timeElapsed;
+  const dir = (q.sortOrder === 'ASC') !== !!sort.invert ? 'ASC' : 'DESC';
+  const limit = bind.push(q.limit);
+  const offset = bind.push(q.offset);
+  const rows = await preparedRead<Omit<RequestQueueItem, 'caseStatusLabel' | 'unreadAssignment'> & { total: number }>(
+    sequelize,
+    `SELECT r.id, r.id AS "requestId", c.id AS "caseId", c.status AS "caseStatus", r.status AS "requestStatus", r.type,
+            r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.note, r.created_at AS "createdAt",
+            extract(epoch FROM (now() - r.created_at))::int AS "timeElapsedSeconds",
+            json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth, 'gender', p.gender) AS patient,
+            CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name) END AS "evaluationProvider",
+            json_build_object('id', f.id, 'name', f.name, 'city', f.city, 'state', f.state) AS "sourceFacility",
+            json_build_object('id', d.id, 'name', d.name) AS "sourceDivision",
+            c.rn_caring_for_patient AS "rnCaringForPatient", c.contact_phone_number AS "contactPhoneNumber",
+            count(*) OVER ()::int AS total
+       FROM requests r
+       JOIN cases c ON c.id = r.case_id
+       JOIN patients p ON p.id = c.patient_id
+       JOIN facilities f ON f.id = c.source_facility_id
+       JOIN divisions d ON d.id = c.source_division_id
+       LEFT JOIN users u ON u.id = r.evaluation_provider_id
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${sort.expr} ${dir} NULLS LAST, r.id ${dir}
+      LIMIT $${limit} OFFSET $${offset}`,
+    bind,
+  );
+  const audience = statusAudience(user);
+  let total = 0;
+  const items = rows.map(({ total: t, ...r }) => {
+    total = t;
+    return { ...r, caseStatusLabel: caseStatusLabel(r.caseStatus, audience), unreadAssignment: hasUnreadAssignment(r.caseStatus) };
+  });
+  if (!items.length && q.offset > 0) {
+    // Past the last page: the window count saw no rows; count them on their own.
+    const [{ n }] = await preparedRead<{ n: number }>(
+      sequelize,
+      `SELECT count(*)::int AS n FROM requests r JOIN cases c ON c.id = r.case_id JOIN patients p ON p.id = c.patient_id WHERE ${where.join(' AND ')}`,
+      bind.slice(0, -2),
+    );
+    total = n;
+  }
+  return { rows: items, total };
+}
