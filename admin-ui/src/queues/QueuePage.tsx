@@ -16,6 +16,7 @@ import {
 } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { useAppData } from '../data/query';
+import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { FoundTotal } from '../common/ReferenceList';
 import { useDebounced } from '../common/useDebounced';
@@ -77,14 +78,23 @@ function QueueShell({ kind, children }: { kind: RequestQueueKind; children: Reac
     <List
       resource={`requests/${kind}-queue`}
       disableAuthentication
+      // The page's parameters live in the store (storeKey), not in the address: a live reload or a
+      // late search must never pull the user back here after she opened a case.
+      disableSyncWithLocation
       title=" "
       actions={<QueueToolbar />}
       sort={{ field: REQUEST_QUEUE_DEFAULT_SORT[0], order: REQUEST_QUEUE_DEFAULT_SORT[1] }}
       perPage={REQUEST_QUEUE_PAGE_SIZE[kind]}
+      pagination={<ListPager rowsPerPageOptions={[REQUEST_QUEUE_PAGE_SIZE[kind]]} />}
       empty={false}
       storeKey={`${kind}-queue.listParams`}
     >
-      <Datagrid bulkActionButtons={false} rowClick={false} data-testid="queue-table" sx={{ '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } }}>
+      <Datagrid
+        bulkActionButtons={false}
+        rowClick={(_id, _resource, record) => `/cases/${(record as RequestQueueItem).caseId}`}
+        data-testid="queue-table"
+        sx={{ '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } }}
+      >
         {children}
       </Datagrid>
     </List>
