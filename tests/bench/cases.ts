@@ -9,7 +9,7 @@
  */
 import http from 'http';
 import { Client } from 'pg';
-import { UserType } from '@crisis/forms';
+import { REQUEST_QUEUE_PAGE_SIZE, UserType } from '@crisis/forms';
 import { seedBenchCases } from '../../seed/src/bench-cases';
 import { signInAs } from '../support/oidc-client';
 import { runLoad, formatLoad } from './load';
@@ -57,6 +57,20 @@ async function main() {
     const r = await runLoad(() => request(agent, 'GET', listUrl, accessToken), c, SECONDS);
     console.log(`  ${fmt(r)}`);
     if (c === 32) verdicts.push(['ITP case list p95 < 50 ms at 32 clients', r.p95 < 50]);
+    agent.destroy();
+  }
+
+  // 1b. The ITP queue (spec 02 §2): its default page of 6, longest waiting first, as the
+  // coordinators on shift keep it open (8) and at the list benches' 32.
+  const queueUrl = new URL(`${API_URL}/api/requests/itp-queue?sort=${encodeURIComponent('["timeElapsed","DESC"]')}&range=${encodeURIComponent(`[0,${REQUEST_QUEUE_PAGE_SIZE.itp - 1}]`)}`);
+  const queued = await fetch(queueUrl, { headers: { authorization: `Bearer ${accessToken}` } });
+  console.log(`\nGET /api/requests/itp-queue (default page) → ${queued.status}, Content-Range: ${queued.headers.get('content-range')}`);
+  for (const c of [1, 8, 32]) {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: c });
+    await runLoad(() => request(agent, 'GET', queueUrl, accessToken), c, 2);
+    const r = await runLoad(() => request(agent, 'GET', queueUrl, accessToken), c, SECONDS);
+    console.log(`  ${fmt(r)}`);
+    if (c === 8) verdicts.push(['ITP queue p95 < 30 ms at 8 coordinators', r.p95 < 30]);
     agent.destroy();
   }
 
