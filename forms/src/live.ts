@@ -41,3 +41,15 @@ export interface LiveMessage<E extends LiveEventName = LiveEventName> {
   event: E;
   data: LiveEvents[E];
 }
+
+/**
+ * One event for many rooms in one NOTIFY (a notification fanned out to hundreds of users): the
+ * relay emits it once to all of them. At most LIVE_ROOMS_PER_MESSAGE rooms, so that the payload
+ * stays under PostgreSQL's 8,000-byte NOTIFY limit.
+ */
+export interface LiveBroadcast<E extends LiveEventName = LiveEventName> {
+  rooms: string[];
+  event: E;
+  data: LiveEvents[E];
+}
+export const LIVE_ROOMS_PER_MESSAGE = 400;

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
-import { LIVE_CHANNEL, type LiveMessage } from '@crisis/forms';
+import { LIVE_CHANNEL, type LiveBroadcast, type LiveMessage } from '@crisis/forms';
 import { config } from '../config';
 import { LiveGateway } from './live.gateway';
 
@@ -27,8 +27,9 @@ export class LiveRelay implements OnModuleInit, OnApplicationShutdown {
     const client = new Client({ connectionString: config.databaseUrl });
     client.on('notification', (msg) => {
       try {
-        const { room, event, data } = JSON.parse(msg.payload ?? '{}') as Partial<LiveMessage>;
-        if (room && event) this.gateway.server?.local.to(room).emit(event, data);
+        const { room, rooms, event, data } = JSON.parse(msg.payload ?? '{}') as Partial<LiveMessage & LiveBroadcast>;
+        const to = rooms ?? (room ? [room] : []);
+        if (event && to.length) this.gateway.server?.local.to(to).emit(event, data);
       } catch {
         /* not ours */
       }

@@ -1,10 +1,10 @@
 /**
  * The fan-out of one in-app notification to the users of its audiences (the recipient table,
- * forms/src/notifications/recipients.ts), in the caller's transaction: the rows, and one live
- * `notification` event per user, delivered when that transaction commits (pg_notify).
+ * forms/src/notifications/recipients.ts), in the caller's transaction: the rows, and the live
+ * `notification` event to each user's room, delivered when that transaction commits (pg_notify).
  * Idempotent: `sourceKey` (the command or event that raised it) is unique per user and type.
  */
-import { LIVE_CHANNEL, initials, notificationText, type NotificationAudience, type NotificationPayload, type NotificationType } from '@crisis/forms';
+import { LIVE_CHANNEL, LIVE_ROOMS_PER_MESSAGE, initials, notificationText, type NotificationAudience, type NotificationPayload, type NotificationType } from '@crisis/forms';
 import type { Sql } from '../db/sql';
 import { messagingRepository } from '../messaging/messaging.repository';
 
@@ -71,11 +71,17 @@ export async function insertNotificationRows(db: Sql, n: NotificationFanout): Pr
          FROM recipients r WHERE r.id IS NOT NULL AND r.id IS DISTINCT FROM $8::int
        ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
        RETURNING id, user_id, payload
+     ), told AS (
+       -- One NOTIFY per ${LIVE_ROOMS_PER_MESSAGE} users (LiveBroadcast), not one per user: an event for
+       -- every coordinator was hundreds of NOTIFYs in the command's transaction and as many
+       -- messages for the relay.
+       SELECT pg_notify($7, json_build_object('rooms', array_agg('user:' || user_id), 'event', 'notification',
+                                              'data', json_build_object('caseId', $1::int, 'type', $4::text))::text)
+         FROM (SELECT user_id, (row_number() OVER () - 1) / $9 AS chunk FROM inserted) u
+        GROUP BY chunk
      )
-     SELECT id, user_id, payload, pg_notify($7, json_build_object('room', 'user:' || user_id, 'event', 'notification',
-                                                      'data', json_build_object('caseId', $1::int, 'id', id, 'type', $4::text))::text)
-       FROM inserted`,
-    [n.caseId, [...n.audiences], [...(n.userIds ?? [])], n.type, JSON.stringify(n.payload ?? {}), n.sourceKey, LIVE_CHANNEL, n.exceptUserId ?? null],
+     SELECT id, user_id, payload, (SELECT count(*) FROM told) AS messages FROM inserted`,
+    [n.caseId, [...n.audiences], [...(n.userIds ?? [])], n.type, JSON.stringify(n.payload ?? {}), n.sourceKey, LIVE_CHANNEL, n.exceptUserId ?? null, LIVE_ROOMS_PER_MESSAGE],
   );
   if (rows.length) {
     const payload = { ...rows[0].payload, PatientName: initials(rows[0].payload.PatientName) };
