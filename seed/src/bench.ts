@@ -139,6 +139,20 @@ export async function seedBenchFacilities(n: number, opts: { client?: Client; da
   }
 }
 
+/**
+ * The bench database is kept between runs: the facility alerts and messages an earlier run left
+ * undelivered would all ring again (the messaging sweep starts their workflows) and load every
+ * figure of this run. They are closed as an operator would after an outage, before the benches start.
+ */
+export async function settleEarlierRuns(client: Client): Promise<{ alerts: number; messages: number }> {
+  const alerts = await client.query(`UPDATE facility_alerts SET status = 'escalated', escalated_at = now() WHERE status = 'pending'`);
+  const messages = await client.query(
+    `UPDATE outbox_messages SET status = 'failed', last_error = 'left by an earlier bench run', updated_at = now()
+      WHERE status IN ('queued', 'sending', 'sent', 'ringing', 'queued-at-provider') AND created_at < now() - interval '1 minute'`,
+  );
+  return { alerts: alerts.rowCount ?? 0, messages: messages.rowCount ?? 0 };
+}
+
 if (require.main === module) {
   const n = Number(process.argv[2] ?? 10000);
   if (!Number.isInteger(n) || n < 1) {
@@ -146,7 +160,16 @@ if (require.main === module) {
     process.exit(2);
   }
   const started = Date.now();
-  seedBenchFacilities(n)
+  connect(databaseUrl())
+    .then(async (settle) => {
+      try {
+        const { alerts, messages } = await settleEarlierRuns(settle);
+        if (alerts || messages) console.log(`bench: closed ${alerts} facility alerts and ${messages} messages an earlier run left undelivered`);
+      } finally {
+        await settle.end();
+      }
+    })
+    .then(() => seedBenchFacilities(n))
     .then(({ inserted, total }) => console.log(`bench facilities: ${inserted} added, ${total} facilities in all (${Date.now() - started} ms)`))
     .catch((err) => {
       console.error('bench seed failed:', err);
