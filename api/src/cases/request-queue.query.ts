@@ -55,9 +55,24 @@ export async function listRequestQueue(
   const dir = (q.sortOrder === 'ASC') !== !!sort.invert ? 'ASC' : 'DESC';
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
+  // The page's ids first, joining only what the filter and the sort read; the row details are
+  // built for the page alone (building them for every active request cost most of the time).
+  const needsPatient = !!text || q.sortField === 'patient';
+  const from = `requests r
+         JOIN cases c ON c.id = r.case_id
+         ${needsPatient ? 'JOIN patients p ON p.id = c.patient_id' : ''}
+         ${q.sortField === 'sourceFacility' ? 'JOIN facilities f ON f.id = c.source_facility_id' : ''}
+         ${q.sortField === 'provider' ? 'LEFT JOIN users u ON u.id = r.evaluation_provider_id' : ''}`;
   const rows = await preparedRead<Omit<RequestQueueItem, 'caseStatusLabel' | 'unreadAssignment'> & { total: number }>(
     sequelize,
-    `SELECT r.id, r.id AS "requestId", c.id AS "caseId", c.status AS "caseStatus", r.status AS "requestStatus", r.type,
+    `WITH page AS (
+       SELECT r.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort.expr} ${dir} NULLS LAST, r.id ${dir}) AS rn
+         FROM ${from}
+        WHERE ${where.join(' AND ')}
+        ORDER BY ${sort.expr} ${dir} NULLS LAST, r.id ${dir}
+        LIMIT $${limit} OFFSET $${offset}
+     )
+     SELECT r.id, r.id AS "requestId", c.id AS "caseId", c.status AS "caseStatus", r.status AS "requestStatus", r.type,
             r.evaluation_started_at IS NOT NULL AS "evaluationStarted", r.note, r.created_at AS "createdAt",
             extract(epoch FROM (now() - r.created_at))::int AS "timeElapsedSeconds",
             json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth, 'gender', p.gender) AS patient,
@@ -65,16 +80,15 @@ export async function listRequestQueue(
             json_build_object('id', f.id, 'name', f.name, 'city', f.city, 'state', f.state) AS "sourceFacility",
             json_build_object('id', d.id, 'name', d.name) AS "sourceDivision",
             c.rn_caring_for_patient AS "rnCaringForPatient", c.contact_phone_number AS "contactPhoneNumber",
-            count(*) OVER ()::int AS total
-       FROM requests r
+            page.total::int AS total
+       FROM page
+       JOIN requests r ON r.id = page.id
        JOIN cases c ON c.id = r.case_id
        JOIN patients p ON p.id = c.patient_id
        JOIN facilities f ON f.id = c.source_facility_id
        JOIN divisions d ON d.id = c.source_division_id
        LEFT JOIN users u ON u.id = r.evaluation_provider_id
-      WHERE ${where.join(' AND ')}
-      ORDER BY ${sort.expr} ${dir} NULLS LAST, r.id ${dir}
-      LIMIT $${limit} OFFSET $${offset}`,
+      ORDER BY page.rn`,
     bind,
   );
   const audience = statusAudience(user);
@@ -87,7 +101,7 @@ export async function listRequestQueue(
     // Past the last page: the window count saw no rows; count them on their own.
     const [{ n }] = await preparedRead<{ n: number }>(
       sequelize,
-      `SELECT count(*)::int AS n FROM requests r JOIN cases c ON c.id = r.case_id JOIN patients p ON p.id = c.patient_id WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
       bind.slice(0, -2),
     );
     total = n;
