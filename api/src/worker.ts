@@ -19,6 +19,7 @@ import { getConnectionToken } from '@nestjs/sequelize';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { connectionOptions, ensureSchedules, loadWorkflowBundle, temporalEnv, workflowsPath } from '@crisis/workflows/worker-support';
+import { messagingTaskQueueOf } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
 import { CaseCommandsHandler } from './cases/case-commands.handler';
 import { MessageDispatcher } from './messaging/message-dispatcher';
@@ -71,22 +72,22 @@ async function main(): Promise<number> {
   // The API's domain modules, without HTTP: the activities run the same code as the API.
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   try {
-    const worker = await Worker.create({
-      connection,
-      namespace: env.namespace,
-      taskQueue: env.taskQueue,
-      workflowBundle: bundle,
-      activities: createActivities({ sequelize: app.get<Sequelize>(getConnectionToken()), cases: app.get(CaseCommandsHandler) }),
-      shutdownGraceTime: '10 seconds',
-    });
-    log(`polling task queue "${env.taskQueue}" in namespace "${env.namespace}" at ${env.address}`);
+    const activities = createActivities({ sequelize: app.get<Sequelize>(getConnectionToken()), cases: app.get(CaseCommandsHandler) });
+    // Two queues, one process: case commands, claims and timers on the main one; deliveries and
+    // facility alerts on their own (messagingTaskQueueOf), so a burst of alerts never delays a command.
+    const workers = await Promise.all(
+      [env.taskQueue, messagingTaskQueueOf(env.taskQueue)].map((taskQueue) =>
+        Worker.create({ connection, namespace: env.namespace, taskQueue, workflowBundle: bundle, activities, shutdownGraceTime: '10 seconds' }),
+      ),
+    );
+    log(`polling task queues "${env.taskQueue}" and "${messagingTaskQueueOf(env.taskQueue)}" in namespace "${env.namespace}" at ${env.address}`);
     // Outgoing messages and facility alerts start their workflows as their rows commit.
     const clientConnection = await Connection.connect(connectionOptions(env));
     const dispatcher = new MessageDispatcher(new Client({ connection: clientConnection, namespace: env.namespace }), env.taskQueue, log);
     await dispatcher.start();
     try {
       // Polls until a signal; then stops polling, lets the tasks in hand finish (shutdownGraceTime).
-      await worker.runUntil(stopped);
+      await Promise.all(workers.map((w) => w.runUntil(stopped)));
     } finally {
       await dispatcher.stop();
       await clientConnection.close().catch(() => undefined);

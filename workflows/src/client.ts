@@ -220,6 +220,14 @@ export async function touchOnlineMeetingTimer(client: Client, meetingId: number,
 // Messaging
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The task queue of the messaging workflows (deliveries, facility alerts) beside the worker's
+ * queue `taskQueue`: a burst of hundreds of alerts must never stand in line before a case
+ * command, whose workflow tasks are on the main queue. Each worker process polls both.
+ * Given the messaging queue itself, returns it unchanged (activities pass the queue they run on).
+ */
+export const messagingTaskQueueOf = (taskQueue: string): string => (taskQueue.endsWith('-messaging') ? taskQueue : `${taskQueue}-messaging`);
+
 /** How to start the delivery of outbox row `messageId` (started once: the id is the row's). */
 export const deliveryWorkflowStart = (messageId: string) => ({
   workflowType: 'deliverMessageWorkflow',

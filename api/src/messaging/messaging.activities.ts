@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { recipientsOf, unconfirmedAlertType } from '@crisis/forms';
-import { deliveryWorkflowStart, facilityAlertStart, type DeliveryOutcome, type MessagingActivities } from '@crisis/workflows';
+import { deliveryWorkflowStart, facilityAlertStart, messagingTaskQueueOf, type DeliveryOutcome, type MessagingActivities } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
 import { caseRepository } from '../cases/case.repository';
 import { config } from '../config';
@@ -26,10 +26,15 @@ interface AlertRow {
 const alertById = async (db: Sql, id: string) =>
   (await db.query<AlertRow>('SELECT id::text, case_id, method, phone, message, status, confirmed_via, notification_type, raised_by FROM facility_alerts WHERE id = $1', [id])).rows[0];
 
-/** Starts a workflow unless one with its id runs or completed (a failed one, e.g. after an hour-long outage, starts again). */
+/** Starts a messaging workflow on the messaging queue of `taskQueue`, unless one with its id runs or completed (a failed one, e.g. after an hour-long outage, starts again). */
 export async function startOnce(client: Client, start: { workflowType: string; workflowId: string; args: unknown[] }, taskQueue: string): Promise<boolean> {
   try {
-    await client.workflow.start(start.workflowType, { workflowId: start.workflowId, taskQueue, args: start.args, workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' });
+    await client.workflow.start(start.workflowType, {
+      workflowId: start.workflowId,
+      taskQueue: messagingTaskQueueOf(taskQueue),
+      args: start.args,
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    });
     return true;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
