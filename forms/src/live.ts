@@ -14,7 +14,7 @@ export const LiveRoom = {
   case: (caseId: number) => `case:${caseId}`,
   /** ITP coordinators: the calls card. */
   calls: 'calls',
-  /** ITP staff and providers: the request queues (only ids travel: each page reloads what its user may see). */
+  /** An open queue page of ITP staff or a provider (only ids travel: each page reloads what its user may see). */
   queue: 'queue',
 } as const;
 

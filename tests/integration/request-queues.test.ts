@@ -122,6 +122,8 @@ describe('request queues', () => {
       socket.on('ready', resolve);
       socket.on('connect_error', reject);
     });
+    // The queue page joins the room while open.
+    expect(await socket.timeout(10_000).emitWithAck('queue.join', {})).toEqual({ joined: true });
     const seen: number[] = [];
     socket.on('queue.changed', (e: { caseId: number }) => seen.push(e.caseId));
     const c = await newCase(`Live${uniqueLetters()}`);

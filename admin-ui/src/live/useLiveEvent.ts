@@ -27,6 +27,14 @@ export const caseRoom = (caseId: number): LiveRoom | undefined =>
       }
     : undefined;
 
+/** The request queues' room, joined while a queue page is open (the gateway checks the role). */
+export const queueRoom: LiveRoom = {
+  key: Rooms.queue,
+  join: ['queue.join', {}],
+  leave: ['queue.leave', {}],
+  matches: () => true,
+};
+
 /** How many mounted listeners want each room, so the last one out leaves it. */
 const members = new Map<string, number>();
 

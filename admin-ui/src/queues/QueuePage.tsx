@@ -9,25 +9,20 @@ import {
   ageInYears,
   canCancelRequest,
   canEditRequest,
-  durationTwoUnits,
   formatPhone,
   type RequestQueueItem,
   type RequestQueueKind,
 } from '@crisis/forms';
 import { useSession } from '../auth/session';
-import { useAppData } from '../data/query';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { FoundTotal } from '../common/ReferenceList';
 import { useDebounced } from '../common/useDebounced';
 import { humanize } from '../common/humanize';
-import { useLiveEvent } from '../live/useLiveEvent';
-import { dob } from '../cases/list/caseListParts';
-import { ReasonDialog } from '../cases/page/dialogs';
-import { RequestDialog } from '../cases/page/RequestsCard';
+import { queueRoom, useLiveEvent } from '../live/useLiveEvent';
+import { dob, elapsed, patientName } from '../cases/list/caseListParts';
+import { CancelRequestDialog, RequestDialog } from '../cases/page/RequestsCard';
 import { useCaseErrors } from '../cases/page/useCaseErrors';
-
-const patientName = (r: RequestQueueItem) => `${r.patient.firstName} ${r.patient.lastName}`;
 
 /** The patient's name opens the case (spec 02 §2 "patient link"). */
 function PatientLink({ row, withDob = false }: { row: RequestQueueItem; withDob?: boolean }) {
@@ -41,7 +36,7 @@ function PatientLink({ row, withDob = false }: { row: RequestQueueItem; withDob?
   );
 }
 
-/** Search (patient name or #reference) and, as requests change anywhere, a reload (the queue room). */
+/** Search (patient name or #reference) and, while the page is open, a reload as requests change anywhere (the queue room). */
 function QueueToolbar() {
   const { filterValues, setFilters, refetch } = useListContext();
   const [text, setText] = useState<string>(filterValues.q ?? '');
@@ -51,7 +46,7 @@ function QueueToolbar() {
   }, [debounced]);
   // Several commands in a burst reload once.
   const pending = useRef<number | undefined>(undefined);
-  useLiveEvent(null, 'queue.changed', () => {
+  useLiveEvent(queueRoom, 'queue.changed', () => {
     window.clearTimeout(pending.current);
     pending.current = window.setTimeout(() => void refetch(), 300);
   });
@@ -70,8 +65,6 @@ function QueueToolbar() {
     </TopToolbar>
   );
 }
-
-const elapsed = (r: RequestQueueItem) => durationTwoUnits(r.timeElapsedSeconds * 1000);
 
 function QueueShell({ kind, children }: { kind: RequestQueueKind; children: React.ReactNode }) {
   return (
@@ -104,7 +97,6 @@ function QueueShell({ kind, children }: { kind: RequestQueueKind; children: Reac
 /** Edit and cancel of a row's request (spec 01 §4 rules, the case page's dialogs). */
 function ItpQueueActions({ row }: { row: RequestQueueItem }) {
   const { context } = useSession();
-  const dp = useAppData();
   const notify = useNotify();
   const { refetch } = useListContext();
   const errors = useCaseErrors(() => void refetch());
@@ -141,23 +133,11 @@ function ItpQueueActions({ row }: { row: RequestQueueItem }) {
           }}
         />
       )}
-      <ReasonDialog
-        open={cancelling}
-        title="Cancel request"
-        submitLabel="Cancel request"
-        testId="request-cancel-dialog"
+      <CancelRequestDialog
+        requestId={cancelling ? row.requestId : null}
         onClose={() => setCancelling(false)}
-        onSubmit={async (reason) => {
-          try {
-            await dp.requestCancel(row.requestId, reason);
-            notify('Request cancelled', { type: 'success' });
-            setCancelling(false);
-            void refetch();
-          } catch (e) {
-            setCancelling(false);
-            errors.handle(e);
-          }
-        }}
+        onCancelled={() => void refetch()}
+        onError={errors.handle}
       />
       {errors.dialog}
     </Stack>

@@ -15,7 +15,8 @@ import { Sequelize } from 'sequelize-typescript';
 import type { Server, Socket } from 'socket.io';
 import { UserContextService } from '../auth/user-context.service';
 import { caseScopeSql } from '../cases/case-scope';
-import { LiveRoom, UserType, isItpStaff } from '@crisis/forms';
+import { LiveRoom, isItpStaff } from '@crisis/forms';
+import { abilityFor } from '../auth/abilities.guard';
 import { config } from '../config';
 import { IdentityKeys } from '../identity/identity-keys.service';
 import { clientAddressOf } from '../security/client-address';
@@ -79,7 +80,6 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModule
       socket.data.session = session;
       await socket.join(LiveRoom.user(session.userId));
       if (isItpStaff(user.role)) await socket.join(LiveRoom.calls);
-      if (isItpStaff(user.role) || user.role === UserType.ItpProvider) await socket.join(LiveRoom.queue);
       socket.emit('ready', { userId: session.userId });
     } catch {
       this.drop(socket);
@@ -109,6 +109,32 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModule
     if (rows.length === 0) return { joined: false };
     await socket.join(LiveRoom.case(caseId));
     return { joined: true };
+  }
+
+  /**
+   * A queue page joins the queue room while open ('queue.changed' after every case command, ids
+   * only): ITP staff and providers, as the ability table gives them a queue.
+   */
+  @SubscribeMessage('queue.join')
+  async joinQueue(@ConnectedSocket() socket: Socket): Promise<{ joined: boolean }> {
+    const session = sessionOf(socket);
+    if (!session) return { joined: false };
+    const { refusal } = await this.access.check(session);
+    if (refusal) {
+      this.drop(socket, refusal);
+      return { joined: false };
+    }
+    const loaded = await this.users.load(session.userId);
+    const ability = loaded?.isActive ? abilityFor(loaded.context) : null;
+    if (!ability || !(ability.can('access', 'ItpQueue') || ability.can('access', 'ProviderQueue'))) return { joined: false };
+    await socket.join(LiveRoom.queue);
+    return { joined: true };
+  }
+
+  @SubscribeMessage('queue.leave')
+  async leaveQueue(@ConnectedSocket() socket: Socket): Promise<{ left: boolean }> {
+    await socket.leave(LiveRoom.queue);
+    return { left: true };
   }
 
   @SubscribeMessage('case.leave')

@@ -72,7 +72,7 @@ export async function insertNotificationRows(db: Sql, n: NotificationFanout): Pr
        ON CONFLICT (source_key, user_id, type) WHERE source_key IS NOT NULL DO NOTHING
        RETURNING id, user_id, payload
      ), told AS (
-       -- One NOTIFY per ${LIVE_ROOMS_PER_MESSAGE} users (LiveBroadcast), not one per user: an event for
+       -- One NOTIFY per LIVE_ROOMS_PER_MESSAGE users (a LiveBroadcast), not one per user: an event for
        -- every coordinator was hundreds of NOTIFYs in the command's transaction and as many
        -- messages for the relay.
        SELECT pg_notify($7, json_build_object('rooms', array_agg('user:' || user_id), 'event', 'notification',

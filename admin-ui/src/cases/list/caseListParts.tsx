@@ -42,9 +42,10 @@ export interface CaseRow {
   patientAcceptedCreatedAt: string | null;
 }
 
-export const patientName = (r: CaseRow) => `${r.patient.firstName} ${r.patient.lastName}`;
+/** Row helpers shared by the case lists and the request queues. */
+export const patientName = (r: { patient: { firstName: string; lastName: string } }) => `${r.patient.firstName} ${r.patient.lastName}`;
 export const dob = (d: string | null | undefined) => (d ? formatDay(d.length === 10 ? `${d}T00:00:00` : d) : '');
-export const elapsed = (r: CaseRow) => durationTwoUnits(r.timeElapsedSeconds * 1000);
+export const elapsed = (r: { timeElapsedSeconds: number }) => durationTwoUnits(r.timeElapsedSeconds * 1000);
 export const since = (iso: string | null) => (iso ? durationTwoUnits(Date.now() - Date.parse(iso)) : '—');
 export const phone = (p: string | null) => (p ? formatPhone(p) : '—');
 

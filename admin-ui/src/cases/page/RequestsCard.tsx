@@ -190,23 +190,11 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
           }}
         />
       )}
-      <ReasonDialog
-        open={!!cancelling}
-        title="Cancel request"
-        submitLabel="Cancel request"
-        testId="request-cancel-dialog"
+      <CancelRequestDialog
+        requestId={cancelling?.id ?? null}
         onClose={() => setCancelling(null)}
-        onSubmit={async (reason) => {
-          try {
-            await dp.requestCancel(cancelling!.id, reason);
-            notify('Request cancelled', { type: 'success' });
-            setCancelling(null);
-            onChanged();
-          } catch (e) {
-            setCancelling(null);
-            errors.handle(e);
-          }
-        }}
+        onCancelled={onChanged}
+        onError={errors.handle}
       />
       <ReasonDialog
         open={!!notReady}
@@ -241,6 +229,32 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
       </Dialog>
       {errors.dialog}
     </Card>
+  );
+}
+
+/** Cancel with a reason (spec 01 §4, irreversible): from the requests card and from the ITP queue. */
+export function CancelRequestDialog(props: { requestId: number | null; onClose: () => void; onCancelled: () => void; onError: (e: unknown) => void }) {
+  const dp = useAppData();
+  const notify = useNotify();
+  return (
+    <ReasonDialog
+      open={props.requestId !== null}
+      title="Cancel request"
+      submitLabel="Cancel request"
+      testId="request-cancel-dialog"
+      onClose={props.onClose}
+      onSubmit={async (reason) => {
+        try {
+          await dp.requestCancel(props.requestId!, reason);
+          notify('Request cancelled', { type: 'success' });
+          props.onClose();
+          props.onCancelled();
+        } catch (e) {
+          props.onClose();
+          props.onError(e);
+        }
+      }}
+    />
   );
 }
 
