@@ -10,7 +10,9 @@
 //   (task generation, call-log submits, the calls card, 10,000 callback timers);
 // - tests/bench/evaluations.ts (16 providers autosaving and completing evaluations);
 // - tests/bench/notifications.ts (1,000,000 notification rows, the bell's list at 32 clients;
-//   1,000 facility alerts started in a burst, each texted once).
+//   1,000 facility alerts started in a burst, each texted once);
+// - tests/bench/past-cases.ts (100,000 closed cases: the page and each filter at 32 clients, the
+//   streamed CSV of all of them with the API's memory sampled).
 // The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
 // idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
 // Everything stops afterwards; the exit code is the benchmarks'.
@@ -29,7 +31,8 @@ const CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'cases.ts');
 const PLACEMENT_SCRIPT = join(ROOT, 'tests', 'bench', 'placement.ts');
 const EVALUATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'evaluations.ts');
 const NOTIFICATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'notifications.ts');
-// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications).
+const PAST_CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'past-cases.ts');
+// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications, past-cases).
 const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
@@ -70,7 +73,7 @@ async function main() {
     [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
   if (listsSeeded.code !== 0) return shutdown(1);
   let failed = false;
-  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT, NOTIFICATIONS_SCRIPT]) {
+  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT, NOTIFICATIONS_SCRIPT, PAST_CASES_SCRIPT]) {
     if (!existsSync(script)) continue;
     if (ONLY.length && !ONLY.some((name) => script.endsWith(`${name}.ts`))) continue;
     const benchStarted = Date.now();

@@ -41,11 +41,11 @@ import { PatientHistoryPage } from './patients/PatientHistoryPage';
 import { PatientList } from './patients/PatientList';
 import { PatientMergePage } from './patients/PatientMergePage';
 import { QueuePage } from './queues/QueuePage';
+import { PastCasesPage } from './past-cases/PastCasesPage';
 
 /** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
   { path: '/cases/*', gate: '/cases', title: 'Cases' },
-  { path: '/past-cases/*', gate: '/past-cases', title: 'Past cases' },
 ];
 
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
@@ -116,6 +116,8 @@ export function App({ session }: { session: Session }) {
                 </Gate>
               }
             />
+            <Route path="/cases/past" element={<Gate allow={(s) => navigationAllows(s, '/cases/past')}><PastCasesPage /></Gate>} />
+            <Route path="/past-cases" element={<Navigate to="/cases/past" replace />} />
             <Route path="/queue" element={<Gate allow={(s) => navigationAllows(s, '/queue')}><QueuePage /></Gate>} />
             <Route path="/patients" element={<Gate allow={(s) => s.ability.can('list', 'Patient')}><PatientList /></Gate>} />
             <Route path="/patients/merge" element={<Gate allow={(s) => s.ability.can('access', 'PatientMerge')}><PatientMergePage /></Gate>} />

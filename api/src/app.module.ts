@@ -38,6 +38,7 @@ import { PatientsModule } from './patients/patients.module';
 import { CaseInsuranceModule } from './case-insurance/case-insurance.module';
 import { CasePageModule } from './case-page/case-page.module';
 import { CaseExportsModule } from './case-exports/case-exports.module';
+import { PastCasesModule } from './past-cases/past-cases.module';
 import { CaseRecordsModule } from './case-records/case-records.module';
 import { MedicalInformationModule } from './medical-information/medical-information.module';
 import { AddressModule } from './address/address.module';
@@ -69,6 +70,7 @@ import { HousekeepingModule } from './housekeeping/housekeeping.module';
     CaseInsuranceModule,
     CasePageModule,
     CaseExportsModule,
+    PastCasesModule,
     CaseRecordsModule,
     MedicalInformationModule,
     AddressModule,

@@ -40,8 +40,9 @@ describe('ability table (spec 03 §6)', () => {
       expect(defineAbilityFor(user(role)).can('access', 'ProviderCases')).toBe(role === UserType.ItpProvider);
   });
 
-  it('hides past cases from facility users of a Referring division', () => {
-    expect(defineAbilityFor(user(UserType.FacilityUser, { divisionType: DivisionType.Source })).can('access', 'PastCases')).toBe(true);
+  it('gives past cases to the facility admin, not to facility users of any division (spec 02 §6 route gates)', () => {
+    expect(defineAbilityFor(user(UserType.FacilityAdmin)).can('access', 'PastCases')).toBe(true);
+    expect(defineAbilityFor(user(UserType.FacilityUser, { divisionType: DivisionType.Source })).can('access', 'PastCases')).toBe(false);
     expect(defineAbilityFor(user(UserType.FacilityUser, { divisionType: DivisionType.Referring })).can('access', 'PastCases')).toBe(false);
   });
 

@@ -50,6 +50,8 @@ export type Subject =
   | 'PlacementLog'
   | 'AcceptedCase'
   | 'PastCases'
+  | 'PastCaseBilling'
+  | 'PastCaseCounties'
   | 'ProviderCases'
   | 'ItpQueue'
   | 'ProviderQueue'
@@ -103,6 +105,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('access', ['PastCases', 'SmsNotifications', 'ItpQueue']);
       // Duplicate review and merge: ITP admin only (spec 02 §6, 03 §6 "patient merge").
       can('access', 'PatientMerge');
+      // Billing and claim-diagnostics CSVs of past cases (02 §6 "ITP admin only").
+      can('access', 'PastCaseBilling');
       break;
     case UserType.ItpUser:
       can('list', 'User');
@@ -129,12 +133,12 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('read', 'Case');
       break;
     case UserType.FacilityUser:
+      // No past cases: the spec's route gate names the facility admin only (02 §6), whatever the division.
       can('read', 'Case');
-      // Past cases are a source-side review: not for users of a Referring division.
-      if (passesDivisionGate(user, { kind: 'except', types: [DivisionType.Referring] })) can('access', 'PastCases');
       break;
     case UserType.GroupUser:
-      can('access', 'PastCases');
+      // Past cases of the group's facilities and counties, with their counties filter (02 §6).
+      can('access', ['PastCases', 'PastCaseCounties']);
       cannot('read', 'Case');
       break;
   }

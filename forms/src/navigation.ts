@@ -37,7 +37,7 @@ export function navigationFor(user: UserContext, ability: AppAbility): Navigatio
   const links: NavLink[] = [{ label: 'Dashboard', to: '/dashboard' }];
   if (ability.can('access', 'ProviderCases')) links.push({ label: 'Cases', to: '/cases' });
   if (ability.can('access', 'ItpQueue') || ability.can('access', 'ProviderQueue')) links.push({ label: 'Queue', to: '/queue' });
-  if (ability.can('access', 'PastCases')) links.push({ label: 'Past cases', to: '/past-cases' });
+  if (ability.can('access', 'PastCases')) links.push({ label: 'Past cases', to: '/cases/past' });
   if (ability.can('access', 'UnlockUsers')) links.push({ label: 'Unlock users', to: '/unlock-users' });
   const isAdmin = user.role === UserType.ItpAdmin || user.role === UserType.FacilityAdmin;
   const admin = isAdmin

@@ -10,6 +10,7 @@ import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSet
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import { requestQueueFilterSchema } from './cases/queues';
+import { latestToday, pastCaseFilterRules, pastCaseFilterSchema } from './cases/past-cases';
 import * as placementSchemas from './placement/schemas';
 import * as evaluationSchemas from './evaluation/schemas';
 import * as patientSchemas from './patients';
@@ -166,6 +167,7 @@ export const SCHEMAS = {
   casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
   requestQueueFilter: { schema: requestQueueFilterSchema },
+  pastCaseFilter: { schema: pastCaseFilterSchema, rules: (d: any) => pastCaseFilterRules(d, latestToday()) },
   // Patient directory and merge (spec 02 §5): forms/src/patients
   patientListFilter: { schema: patientSchemas.patientListFilterSchema },
   mergeRecordsQuery: { schema: patientSchemas.mergeRecordsQuerySchema, rules: (d: any) => caseSchemas.dayRules(d.dateOfBirth, 'dateOfBirth') },

@@ -9,24 +9,24 @@ const ROLES: Array<{ who: string; email: string; links: string[]; admin: string[
   {
     who: 'ITP admin',
     email: 'admin@itp.example.org',
-    links: ['nav-dashboard', 'nav-past-cases'],
+    links: ['nav-dashboard', 'nav-cases-past'],
     admin: ['/users', '/facilities', '/group-organizations', '/patients', '/evaluation-forms', '/itp-organization-settings', '/patient-tags', '/activity'],
     facilityLabel: false,
   },
-  { who: 'ITP user', email: 'coordinator@itp.example.org', links: ['nav-dashboard', 'nav-past-cases', 'nav-unlock-users'], admin: [], facilityLabel: false },
-  { who: 'provider', email: 'provider@itp.example.org', links: ['nav-dashboard', 'nav-cases', 'nav-past-cases'], admin: [], facilityLabel: false },
+  { who: 'ITP user', email: 'coordinator@itp.example.org', links: ['nav-dashboard', 'nav-cases-past', 'nav-unlock-users'], admin: [], facilityLabel: false },
+  { who: 'provider', email: 'provider@itp.example.org', links: ['nav-dashboard', 'nav-cases', 'nav-cases-past'], admin: [], facilityLabel: false },
   {
     who: 'facility admin',
     email: 'admin@tampageneral.example.org',
-    links: ['nav-dashboard', 'nav-past-cases'],
+    links: ['nav-dashboard', 'nav-cases-past'],
     admin: ['/facility/settings', '/users', '/activity'],
     facilityLabel: true,
   },
-  { who: 'facility user (source)', email: 'er@tampageneral.example.org', links: ['nav-dashboard', 'nav-past-cases'], admin: [], facilityLabel: true },
+  { who: 'facility user (source)', email: 'er@tampageneral.example.org', links: ['nav-dashboard'], admin: [], facilityLabel: true },
   { who: 'facility user (referring)', email: 'intake@sunrisebehavioral.example.org', links: ['nav-dashboard'], admin: [], facilityLabel: true },
-  { who: 'group user', email: 'reviewer@nfcrb.example.org', links: ['nav-dashboard', 'nav-past-cases'], admin: [], facilityLabel: false },
+  { who: 'group user', email: 'reviewer@nfcrb.example.org', links: ['nav-dashboard', 'nav-cases-past'], admin: [], facilityLabel: false },
 ];
-const ALL_LINKS = ['nav-dashboard', 'nav-cases', 'nav-past-cases', 'nav-unlock-users'];
+const ALL_LINKS = ['nav-dashboard', 'nav-cases', 'nav-cases-past', 'nav-unlock-users'];
 
 for (const role of ROLES) {
   test(`the ${role.who} signs in and sees their own navigation`, async ({ page }) => {

@@ -92,6 +92,10 @@ export const SPEC: Row[] = [
   row(/^GET \/api\/cases$/, 'YYYYYN', '01 §6 case lists'),
   row(/^GET \/api\/cases\/accepted$/, '??????', 'finalized/accepted cases of referring divisions; roles not stated'),
   row(/^PUT \/api\/cases\/\{id\}\/referring\/confirm$/, '??????', 'referring confirmation; roles not stated'),
+  // ---- past cases (02 §6 "Past cases page: partner admin/user/provider and facility admin"; "Group user: group past cases";
+  //      "ITP admin only: billing and Athena diagnostics CSV exports"; 03 §6 facility users: none, the navigation fix)
+  row(/^GET \/api\/cases\/past(\/filter-options|\/csv)?$/, 'YYYYNY', '02 §6 past cases: partner admin/user/provider, facility admin, group user; CSV for all'),
+  row(/^GET \/api\/cases\/past\/(billing|athena)\/csv$/, 'YNNNNN', '02 §6 ITP admin only: billing and diagnostics CSV exports'),
   // ---- status control (01 §6 "Case activity status control and change", "Reopen, change outcome": ITP admin, ITP user)
   row(/^(PUT|GET|POST) \/api\/cases\/\{id\}\/(status|close|resume|undo|reopen-status|reopen|change-outcome|close-options)$/, 'YYNNNN', '01 §6 status control; reopen, change outcome'),
   row(/^PUT \/api\/cases\/\{id\}\/(remove-from-accepted|include-out-of-state)$/, 'YY???N', '01 §4 partner staff actions; 01 §6 group user cannot open a case'),

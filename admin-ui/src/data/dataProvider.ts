@@ -10,6 +10,8 @@ import { facilityTabMethods } from './methods/facilityTabs';
 import { patientMethods } from './methods/patients';
 import { notificationMethods } from './methods/notifications';
 import { placementMethods } from './methods/placement';
+import { pastCaseMethods } from './methods/pastCases';
+import { tz } from './methods/http';
 import { recordMethods } from './methods/records';
 
 export const API_URL = '/api';
@@ -27,7 +29,13 @@ function facilityIdOf(params: any): number | string {
   return id;
 }
 
+/** Lists whose day filters are calendar days of the user: the API reads them in the `tz` sent. */
+const ZONED = new Set(['cases/past']);
+const zoned = simpleRestProvider(API_URL, ((url: string, options?: unknown) =>
+  client!(`${url}${url.includes('?') ? '&' : '?'}tz=${encodeURIComponent(tz())}`, options as never)) as RestClient);
+
 function providerFor(resource: string, params: unknown): DataProvider {
+  if (ZONED.has(resource)) return zoned;
   if (NESTED_UNDER_FACILITY.has(resource))
     return simpleRestProvider(`${API_URL}/facilities/${encodeURIComponent(facilityIdOf(params))}`, client);
   return root;
@@ -60,6 +68,7 @@ const customMethods = {
   ...adminMethods,
   ...patientMethods,
   ...notificationMethods,
+  ...pastCaseMethods,
   setFacilityMfa: (facilityId: number, isMfaEnabled: boolean) =>
     api.put(`${API_URL}/facilities/${facilityId}/settings/mfa`, { isMfaEnabled }).then((data) => ({ data })),
   getOutbox: (channel: OutboxRow['channel']) => api.get<OutboxRow[]>(`${API_URL}/demo-tools/outbox?channel=${channel}`),

@@ -1,0 +1,19 @@
+import type { UserContext } from '@crisis/forms';
+
+/**
+ * The cases a group user reviews (spec 01 §1 "county-level reviewers of past cases", 03 §3 group
+ * organization): cases sent from, or placed in, a facility of the group — one of its facilities,
+ * or one lying in its counties (of its states) — less its excluded facilities. Open or closed: the
+ * caller adds the status it lists. Pushes its parameters onto `bind`; the predicate reads `cases <alias>`.
+ * The facility and division ids are uncorrelated subqueries: PostgreSQL computes them once a query.
+ */
+export function groupCaseScopeSql(user: UserContext, bind: unknown[], alias = 'c'): string {
+  const g = bind.push(user.organizationId ?? 0);
+  const facilities = `ARRAY(SELECT gf.id FROM group_organizations go JOIN facilities gf
+                         ON EXISTS (SELECT 1 FROM group_organization_facilities i WHERE i.group_id = go.id AND i.kind = 'included' AND i.facility_id = gf.id)
+                            OR (gf.county = ANY(go.counties) AND gf.state = ANY(go.states))
+                        WHERE go.id = $${g}
+                          AND NOT EXISTS (SELECT 1 FROM group_organization_facilities x WHERE x.group_id = go.id AND x.kind = 'excluded' AND x.facility_id = gf.id))`;
+  const divisions = `ARRAY(SELECT gd.id FROM divisions gd WHERE gd.facility_id = ANY(${facilities}))`;
+  return `(${alias}.source_facility_id = ANY(${facilities}) OR ${alias}.outcome_referring_division_id = ANY(${divisions}))`;
+}

@@ -1,0 +1,17 @@
+import type { MigrationFn } from 'umzug';
+import type { QueryInterface } from 'sequelize';
+
+/**
+ * Past cases (spec 02 §2): closed cases newest first is the default page of ITP staff over every
+ * closed case; outcomes' referring divisions are the referring-facilities filter.
+ */
+export const up: MigrationFn<QueryInterface> = async ({ context: qi }) => {
+  await qi.sequelize.query(`
+    CREATE INDEX IF NOT EXISTS cases_past_created_idx ON cases (created_at DESC, id DESC) WHERE status = 'Closed';
+    CREATE INDEX IF NOT EXISTS cases_outcome_division_idx ON cases (outcome_referring_division_id) WHERE outcome_referring_division_id IS NOT NULL;
+  `);
+};
+
+export const down: MigrationFn<QueryInterface> = async ({ context: qi }) => {
+  await qi.sequelize.query('DROP INDEX IF EXISTS cases_past_created_idx, cases_outcome_division_idx;');
+};
