@@ -50,6 +50,7 @@ export type Subject =
   | 'PlacementLog'
   | 'AcceptedCase'
   | 'PastCases'
+  | 'CaseReport'
   | 'PastCaseBilling'
   | 'PastCaseCounties'
   | 'ProviderCases'
@@ -139,6 +140,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
     case UserType.GroupUser:
       // Past cases of the group's facilities and counties, with their counties filter (02 §6).
       can('access', ['PastCases', 'PastCaseCounties']);
+      // A past case's activity report and PDF export, not its page (02 §6 "cannot open case details").
+      can('read', 'CaseReport');
       cannot('read', 'Case');
       break;
   }
@@ -177,6 +180,8 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   if (itp) can(['read', 'update'], 'MedicalInformation');
   // The facility case page's read-only subset of medical information (spec 01 §2).
   if (facility) can('read', 'FacilityMedicalInformation');
+  // The activity report and PDF export of a case it may open.
+  if (itp || facility) can('read', 'CaseReport');
   if (itp || facility) can('read', 'CaseNote');
   if (itp || sourceSide) can('create', 'CaseNote');
   if (itp || sourceSide) can(['update', 'delete'], 'CaseNote');

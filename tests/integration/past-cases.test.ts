@@ -196,6 +196,18 @@ describe('past cases', () => {
     expect(entry.values.filter.patientOrCase).toBe(lastName);
   });
 
+  it("gives the group user a past case's activity report and PDF export, not its page, and only for his group's closed cases", async () => {
+    const gu = { token: token.Group_User };
+    expect((await api('GET', `/api/cases/${ids.A}/activity/report`, gu)).status).toBe(200);
+    const pdf = await fetch(`${API_URL}/api/cases/${ids.A}/pdf?includeEvaluations=true`, { headers: { authorization: `Bearer ${token.Group_User}` } });
+    expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect((await api('GET', `/api/cases/${ids.A}`, gu)).status).toBe(403);
+    expect((await api('GET', `/api/cases/${ids.A}/pdf?includeCaseNotes=true`, gu)).status).toBe(403);
+    // B left from Tampa and was not placed in the group; D is open.
+    expect((await api('GET', `/api/cases/${ids.B}/activity/report`, gu)).status).toBe(403);
+    expect((await api('GET', `/api/cases/${ids.D}/activity/report`, gu)).status).toBe(403);
+  });
+
   it('offers the referring facilities of the user\'s past cases and the group user\'s counties', async () => {
     const mine = await api('GET', '/api/cases/past/filter-options', { token: token.Group_User });
     expect(mine.status).toBe(200);

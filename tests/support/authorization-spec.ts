@@ -135,6 +135,8 @@ export const SPEC: Row[] = [
   // ---- placement (02 §6: ITP user and admin — placements view, queue, claim tasks, undo calls, call log)
   row(/^(GET|POST|PUT) \/api\/(cases\/\{id\}\/placements|placement-tasks\/(division|generate|create|claim|\{taskId\}))/, 'YYNNNN', '02 §6 placements, claim tasks, undo calls, call log: ITP user and admin'),
   row(/^GET \/api\/placement-tasks\/log\/\{caseId\}/, 'YY???N', '02 §6 case placements view: ITP user and admin'),
+  // ---- a past case's activity log and export to PDF: group users too (02 §2 "Row actions: activity log, summary PDF, export to PDF (group users)"; 02 §6 "Group user: … export to PDF, activity log")
+  row(/^GET \/api\/cases\/\{id\}\/(pdf|activity\/report(\/pdf|\/csv)?)$/, '?????Y', '02 §6 group user: export to PDF, activity log; others as case details'),
   // ---- the rest of a case: "Case details: everyone except group user" (01 §6, 02 §6, 03 §6)
   row(/^(GET|PUT|POST|DELETE) \/api\/cases\/\{id\}(\/|$)/, '?????N', '01 §6 case details: everyone except group user'),
 ];

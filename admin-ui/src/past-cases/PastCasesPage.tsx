@@ -19,6 +19,7 @@ import {
   CASE_OUTCOMES,
   MAX_ACTIVE_CASE_HOURS,
   PAST_CASE_DEFAULT_SORT,
+  PAST_CASES_COUNT_CAP,
   PAST_CASES_PAGE_SIZE,
   durationTwoUnits,
   enumLabel,
@@ -33,10 +34,9 @@ import {
 import { useSession } from '../auth/session';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
-import { FoundTotal } from '../common/ReferenceList';
 import { useDebounced } from '../common/useDebounced';
 import { useAppData, useAppQuery } from '../data/query';
-import { ActivityReportButton, SummaryPdfButton } from '../cases/exports';
+import { ActivityReportButton, ExportPdfButton, SummaryPdfButton } from '../cases/exports';
 import { dob, patientName } from '../cases/list/caseListParts';
 
 /** Spec 01 §9 recency classes: how a row's creation date is set off. */
@@ -179,9 +179,20 @@ function PastCasesFilters() {
         {ability.can('access', 'PastCaseBilling') && <ExportButton kind="billing" filter={shown} />}
         {ability.can('access', 'PastCaseBilling') && <ExportButton kind="diagnostics" filter={shown} />}
         <Box sx={{ flex: 1 }} />
-        <FoundTotal testId="past-total" />
+        <PastTotal />
       </Stack>
     </Box>
+  );
+}
+
+/** The total, counted up to PAST_CASES_COUNT_CAP: "10,000+ found" beyond. */
+function PastTotal() {
+  const { total, isPending } = useListContext();
+  if (isPending || total === undefined) return null;
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="past-total">
+      {total > PAST_CASES_COUNT_CAP ? `${PAST_CASES_COUNT_CAP.toLocaleString('en-US')}+` : total.toLocaleString('en-US')} found
+    </Typography>
   );
 }
 
@@ -195,6 +206,12 @@ function Reference({ row }: { row: PastCaseItem }) {
       {text}
     </MuiLink>
   );
+}
+
+/** Group users cannot open a case (spec 02 §6): its PDF export is offered on the row instead. */
+function GroupPdfExport({ id }: { id: number }) {
+  const { ability } = useSession();
+  return ability.can('read', 'Case') ? null : <ExportPdfButton caseRecord={{ id }} />;
 }
 
 /** /cases/past: ITP staff, providers, facility admins and group users (spec 02 §2 "Past cases"). */
@@ -273,6 +290,7 @@ export function PastCasesPage() {
               <Stack direction="row" spacing={0.5} onClick={(e) => e.stopPropagation()}>
                 <ActivityReportButton caseRecord={{ id: r.id }} />
                 <SummaryPdfButton caseRecord={{ id: r.id }} />
+                <GroupPdfExport id={r.id} />
               </Stack>
             )}
           />

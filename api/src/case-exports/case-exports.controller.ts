@@ -82,7 +82,7 @@ export class CaseExportsController {
     }, file);
   }
 
-  @ExportRoute(':id/pdf', 'read', 'Case', PDF_TYPE, 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended')
+  @ExportRoute(':id/pdf', 'read', 'CaseReport', PDF_TYPE, 'PDF attachment case-<000123>.pdf: case header, the ticked sections, the patient files appended')
   @ApiQuery({ name: 'includeEvaluations', required: false, type: Boolean })
   @ApiQuery({ name: 'includeCaseNotes', required: false, type: Boolean })
   @ApiQuery({ name: 'includePatientFiles', required: false, type: Boolean })
@@ -128,14 +128,14 @@ export class CaseExportsController {
     return this.audited('NotesPdf', req, user, caseId, {}, () => this.exports.notesPdf(user, caseId, ability.can('read', 'HiddenCaseNote'), timeZone), '-notes.pdf');
   }
 
-  @ExportRoute(':id/activity/report/pdf', 'read', 'Case', PDF_TYPE, 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities')
+  @ExportRoute(':id/activity/report/pdf', 'read', 'CaseReport', PDF_TYPE, 'PDF attachment case-<000123>-activity.pdf: total time, per status group its total and activities')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async activityPdf(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);
     return this.audited('ActivityReportPdf', req, user, caseId, {}, () => this.exports.activityReportPdf(user, caseId, timeZone), '-activity.pdf');
   }
 
-  @ExportRoute(':id/activity/report/csv', 'read', 'Case', CSV_TYPE, 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)')
+  @ExportRoute(':id/activity/report/csv', 'read', 'CaseReport', CSV_TYPE, 'CSV attachment case-<000123>-activity.csv: header row, then one row per activity (status group, status, initiator, started at, ended at, duration)')
   @ApiNotFoundResponse({ description: ErrorCode.NotFound })
   async activityCsv(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Query('tz') tz: unknown, @Req() req: FastifyRequest) {
     const timeZone = parseTimeZone(tz);

@@ -1,4 +1,5 @@
 import { DivisionType, UserType, type UserContext } from '@crisis/forms';
+import { groupCaseScopeSql } from './group-scope';
 
 /**
  * Which cases a user may open (spec 01 §6 "Case details: everyone except group user", row
@@ -8,7 +9,8 @@ import { DivisionType, UserType, type UserContext } from '@crisis/forms';
  * - facility admin: cases of her facility, and cases granted to one of its referring divisions;
  * - facility user of a source division: cases of that division;
  * - facility user of a referring division: cases granted to that division;
- * - group user: none (past cases only, through their own routes).
+ * - group user: the closed cases of his group (group-scope.ts), which he reaches only through the
+ *   routes his abilities open: the past cases and their activity report and PDF export.
  * Pushes its parameters onto `bind` and returns the predicate.
  */
 export function caseScopeSql(user: UserContext, bind: unknown[], alias = 'c'): string {
@@ -28,6 +30,8 @@ export function caseScopeSql(user: UserContext, bind: unknown[], alias = 'c'): s
       const i = bind.push(user.divisionId ?? 0);
       return user.divisionType === DivisionType.Referring ? granted(`a.division_id = $${i}`) : `${alias}.source_division_id = $${i}`;
     }
+    case UserType.GroupUser:
+      return `(${alias}.status = 'Closed' AND ${groupCaseScopeSql(user, bind, alias)})`;
     default:
       return 'false';
   }

@@ -191,7 +191,7 @@ export class CasesController {
     return this.cases.activity(caseId);
   }
 
-  @Route('GET', ':id/activity/report', 'read', 'Case')
+  @Route('GET', ':id/activity/report', 'read', 'CaseReport')
   @ApiOkResponse({ description: 'Total case time and, per status group, its activities and total' })
   async activityReport(@ScopedCase() { id: caseId }: CaseRef) {
     return this.cases.activityReport(caseId);

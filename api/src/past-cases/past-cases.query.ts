@@ -1,4 +1,4 @@
-import { CaseStatus, UserType, caseStatusLabel, recencyClass, type PastCaseFilter, type PastCaseItem, type UserContext } from '@crisis/forms';
+import { CaseStatus, PAST_CASES_COUNT_CAP, UserType, caseStatusLabel, recencyClass, type PastCaseFilter, type PastCaseItem, type UserContext } from '@crisis/forms';
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
@@ -52,13 +52,14 @@ export function pastCaseWhere(user: UserContext, f: PastCaseFilter, tz: string, 
                  OR c.outcome_referring_division_id IN (SELECT d.id FROM divisions d JOIN facilities df ON df.id = d.facility_id WHERE df.county = ANY($${i}::text[])))`);
   }
   const text = f.patientOrCase?.trim();
-  if (text) {
-    const digits = text.replace(/^#/, '');
+  const reference = text ? /^#?(\d{1,9})$/.exec(text) : null;
+  // Names hold no digits: a number is a case reference (#000123 or 123), anything else a name.
+  if (reference) where.push(`c.id = $${bind.push(Number(reference[1]))}`);
+  else if (text) {
     const i = bind.push(containsPattern(text));
-    const byRef = /^\d{1,9}$/.test(digits) ? ` OR c.id = $${bind.push(Number(digits))}` : '';
-    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i})${byRef})`);
+    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i}))`);
   }
-  return { where: where.join(' AND '), needsPatient: !!text };
+  return { where: where.join(' AND '), needsPatient: !!text && !reference };
 }
 
 const SORT_SQL: Record<string, string> = {
@@ -97,8 +98,10 @@ export function pastCaseItem(row: Record<string, any>, audience: 'itp' | 'facili
 }
 
 /**
- * GET /api/cases/past: one page of past cases with the filtered total. The page's ids come first
- * (over the filter's columns only); the columns are read for those 25 rows.
+ * GET /api/cases/past: one page of past cases and the filtered total, counted up to
+ * PAST_CASES_COUNT_CAP + 1 (a review list is read from its first pages; counting 100,000 closed
+ * cases for every page would cost more than the page). The page's ids come from the filter's
+ * columns alone, in index order; the columns are read for those rows only.
  */
 export async function listPastCases(sequelize: Sequelize, user: UserContext, q: ListQuery<PastCaseFilter>, tz: string) {
   const bind: unknown[] = [];
@@ -108,34 +111,29 @@ export async function listPastCases(sequelize: Sequelize, user: UserContext, q: 
   const from = `cases c
       ${needsPatient || q.sortField === 'patient' ? 'JOIN patients p ON p.id = c.patient_id' : ''}
       ${q.sortField === 'sourceFacility' ? 'JOIN facilities sf ON sf.id = c.source_facility_id' : ''}`;
-  const limit = bind.push(q.limit);
-  const offset = bind.push(q.offset);
-  const rows = await preparedRead<Record<string, any>>(
-    sequelize,
-    `WITH page AS (
-       SELECT c.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort} ${dir} NULLS LAST, c.id ${dir}) AS rn
-         FROM ${from}
-        WHERE ${where}
-        ORDER BY ${sort} ${dir} NULLS LAST, c.id ${dir}
-        LIMIT $${limit} OFFSET $${offset}
-     )
-     SELECT ${PAST_CASE_COLUMNS}, page.total::int AS total
-       FROM page JOIN cases c ON c.id = page.id JOIN patients p ON p.id = c.patient_id
-      ORDER BY page.rn`,
-    bind,
-  );
+  const pageBind = [...bind, q.limit, q.offset];
+  const [rows, [{ total }]] = await Promise.all([
+    preparedRead<Record<string, any>>(
+      sequelize,
+      `WITH page AS (
+         SELECT id, row_number() OVER () AS rn FROM (
+           SELECT c.id FROM ${from} WHERE ${where}
+            ORDER BY ${sort} ${dir} NULLS LAST, c.id ${dir} LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
+       )
+       SELECT ${PAST_CASE_COLUMNS}
+         FROM page JOIN cases c ON c.id = page.id JOIN patients p ON p.id = c.patient_id
+        ORDER BY page.rn`,
+      pageBind,
+    ),
+    preparedRead<{ total: number }>(
+      sequelize,
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${PAST_CASES_COUNT_CAP + 1}) matching`,
+      bind,
+    ),
+  ]);
   const audience = statusAudience(user);
   const now = new Date();
-  let total = 0;
-  const out = rows.map(({ total: t, ...r }) => {
-    total = t;
-    return pastCaseItem(r, audience, now);
-  });
-  if (!out.length && q.offset > 0) {
-    const [{ n }] = await select<{ n: number }>(sequelize, `SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, bind.slice(0, -2));
-    total = n;
-  }
-  return { rows: out, total };
+  return { rows: rows.map((r) => pastCaseItem(r, audience, now)), total };
 }
 
 /** The filter's choices for the user: referring facilities of his past cases' outcomes, and a group user's counties. */

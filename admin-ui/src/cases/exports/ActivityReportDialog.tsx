@@ -124,7 +124,7 @@ export function ActivityReportDialog({ caseRecord, open, onClose }: ActivityRepo
 export function ActivityReportButton({ caseRecord }: { caseRecord: Pick<CaseDetails, 'id'> }) {
   const { ability } = useSession();
   const [open, setOpen] = useState(false);
-  if (!ability.can('read', 'Case')) return null;
+  if (!ability.can('read', 'CaseReport')) return null;
   return (
     <>
       <Button size="small" startIcon={<AssessmentIcon />} onClick={() => setOpen(true)} data-testid="activity-report-open">

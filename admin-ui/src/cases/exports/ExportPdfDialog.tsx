@@ -181,7 +181,7 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
 export function ExportPdfButton({ caseRecord }: { caseRecord: Pick<CaseDetails, 'id'> }) {
   const { ability } = useSession();
   const [open, setOpen] = useState(false);
-  if (!ability.can('read', 'Case')) return null;
+  if (!ability.can('read', 'CaseReport')) return null;
   return (
     <>
       <Button size="small" startIcon={<PictureAsPdfIcon />} onClick={() => setOpen(true)} data-testid="export-pdf-open">
