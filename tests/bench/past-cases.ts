@@ -30,14 +30,22 @@ function get(agent: http.Agent, url: URL, token: string): Promise<void> {
   });
 }
 
-/** The API process (api/dist/main.js) of the bench stack, and its resident memory in MB. */
+/** The bench stack's API process (this checkout's api/dist/main.js, listening on API_URL's port). */
 function apiPid(): number {
-  const line = execSync('ps -eo pid=,args=', { encoding: 'utf8' })
-    .split('\n')
-    .find((l) => /api\/dist\/main\.js/.test(l));
-  return Number(line?.trim().split(/\s+/)[0]);
+  const port = new URL(API_URL).port;
+  const listening = execSync('ss -ltnpH', { encoding: 'utf8' }).split('\n').find((l) => new RegExp(`:${port}\\s`).test(l));
+  const pid = /pid=(\d+)/.exec(listening ?? '')?.[1];
+  if (!pid) throw new Error(`no process listens on port ${port}`);
+  return Number(pid);
 }
-const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** Resident memory in MB (0 once the process is gone). */
+function rssMb(pid: number): number {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
 
 async function main() {
   const db = new Client({ connectionString: process.env.DATABASE_URL });

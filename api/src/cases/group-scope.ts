@@ -5,15 +5,16 @@ import type { UserContext } from '@crisis/forms';
  * organization): cases sent from, or placed in, a facility of the group — one of its facilities,
  * or one lying in its counties (of its states) — less its excluded facilities. Open or closed: the
  * caller adds the status it lists. Pushes its parameters onto `bind`; the predicate reads `cases <alias>`.
- * The facility and division ids are uncorrelated subqueries: PostgreSQL computes them once a query.
+ * The facility and division ids are uncorrelated subqueries: PostgreSQL hashes each once a query
+ * and tests a case against the hash (an array's ANY would compare it with every element).
  */
 export function groupCaseScopeSql(user: UserContext, bind: unknown[], alias = 'c'): string {
   const g = bind.push(user.organizationId ?? 0);
-  const facilities = `ARRAY(SELECT gf.id FROM group_organizations go JOIN facilities gf
+  const facilities = `SELECT gf.id FROM group_organizations go JOIN facilities gf
                          ON EXISTS (SELECT 1 FROM group_organization_facilities i WHERE i.group_id = go.id AND i.kind = 'included' AND i.facility_id = gf.id)
                             OR (gf.county = ANY(go.counties) AND gf.state = ANY(go.states))
                         WHERE go.id = $${g}
-                          AND NOT EXISTS (SELECT 1 FROM group_organization_facilities x WHERE x.group_id = go.id AND x.kind = 'excluded' AND x.facility_id = gf.id))`;
-  const divisions = `ARRAY(SELECT gd.id FROM divisions gd WHERE gd.facility_id = ANY(${facilities}))`;
-  return `(${alias}.source_facility_id = ANY(${facilities}) OR ${alias}.outcome_referring_division_id = ANY(${divisions}))`;
+                          AND NOT EXISTS (SELECT 1 FROM group_organization_facilities x WHERE x.group_id = go.id AND x.kind = 'excluded' AND x.facility_id = gf.id)`;
+  const divisions = `SELECT gd.id FROM divisions gd WHERE gd.facility_id IN (${facilities})`;
+  return `(${alias}.source_facility_id IN (${facilities}) OR ${alias}.outcome_referring_division_id IN (${divisions}))`;
 }

@@ -108,29 +108,34 @@ export async function listPastCases(sequelize: Sequelize, user: UserContext, q: 
   const { where, needsPatient } = pastCaseWhere(user, q.filter, tz, bind);
   const sort = SORT_SQL[q.sortField] ?? SORT_SQL.createdAt;
   const dir = q.sortOrder === 'ASC' ? 'ASC' : 'DESC';
+  // Only the closing time can be empty (an open case's); NULLS LAST elsewhere would keep the sort off its index.
+  const nulls = q.sortField === 'closedAt' ? ' NULLS LAST' : '';
   const from = `cases c
       ${needsPatient || q.sortField === 'patient' ? 'JOIN patients p ON p.id = c.patient_id' : ''}
       ${q.sortField === 'sourceFacility' ? 'JOIN facilities sf ON sf.id = c.source_facility_id' : ''}`;
-  const pageBind = [...bind, q.limit, q.offset];
-  const [rows, [{ total }]] = await Promise.all([
-    preparedRead<Record<string, any>>(
-      sequelize,
-      `WITH page AS (
-         SELECT id, row_number() OVER () AS rn FROM (
-           SELECT c.id FROM ${from} WHERE ${where}
-            ORDER BY ${sort} ${dir} NULLS LAST, c.id ${dir} LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
-       )
-       SELECT ${PAST_CASE_COLUMNS}
-         FROM page JOIN cases c ON c.id = page.id JOIN patients p ON p.id = c.patient_id
-        ORDER BY page.rn`,
-      pageBind,
-    ),
-    preparedRead<{ total: number }>(
-      sequelize,
-      `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${PAST_CASES_COUNT_CAP + 1}) matching`,
-      bind,
-    ),
-  ]);
+  const rows = await preparedRead<Record<string, any>>(
+    sequelize,
+    `WITH page AS (
+       SELECT id, row_number() OVER () AS rn FROM (
+         SELECT c.id FROM ${from} WHERE ${where}
+          ORDER BY ${sort} ${dir}${nulls}, c.id ${dir} LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
+     )
+     SELECT ${PAST_CASE_COLUMNS}
+       FROM page JOIN cases c ON c.id = page.id JOIN patients p ON p.id = c.patient_id
+      ORDER BY page.rn`,
+    [...bind, q.limit, q.offset],
+  );
+  // A page that is not full ends the list: its rows give the total.
+  const total =
+    rows.length > 0 && rows.length < q.limit
+      ? q.offset + rows.length
+      : (
+          await preparedRead<{ total: number }>(
+            sequelize,
+            `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${PAST_CASES_COUNT_CAP + 1}) matching`,
+            bind,
+          )
+        )[0].total;
   const audience = statusAudience(user);
   const now = new Date();
   return { rows: rows.map((r) => pastCaseItem(r, audience, now)), total };
