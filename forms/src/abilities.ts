@@ -53,6 +53,11 @@ export type Subject =
   | 'ProviderCases'
   | 'ItpQueue'
   | 'ProviderQueue'
+  | 'FinalizedCases'
+  | 'FacilityRequests'
+  | 'DashboardSearch'
+  | 'GroupPanel'
+  | 'ProviderPanel'
   | 'UnlockUsers'
   | 'FacilitySettings'
   | 'SmsNotifications'
@@ -100,7 +105,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('manage', ['Facility', 'Division', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm']);
       can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
       can('read', 'Case');
-      can('access', ['PastCases', 'SmsNotifications', 'ItpQueue']);
+      can('access', ['PastCases', 'SmsNotifications', 'ItpQueue', 'DashboardSearch']);
       // Duplicate review and merge: ITP admin only (spec 02 §6, 03 §6 "patient merge").
       can('access', 'PatientMerge');
       break;
@@ -108,12 +113,12 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('list', 'User');
       // The patients page is for ITP users and admins (spec 02 §6); the admin menu entry is the admin's.
       can('list', 'Patient');
-      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications', 'ItpQueue']);
+      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications', 'ItpQueue', 'DashboardSearch']);
       can('read', 'Case');
       break;
     case UserType.ItpProvider:
       // The provider queue: the requests assigned to him (spec 02 §6).
-      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications', 'ProviderQueue']);
+      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications', 'ProviderQueue', 'ProviderPanel']);
       can('read', 'Case');
       break;
     case UserType.FacilityAdmin:
@@ -124,7 +129,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       // SSO of her own facility (spec 03 §2 external-login-provider-settings tab).
       can('update', 'Facility', ['externalLoginProviderSettings'], { id: user.facilityId } as any);
       can('read', 'Division', { facilityId: user.facilityId } as any);
-      can('access', ['FacilitySettings', 'PastCases']);
+      // The finalized-cases table (spec 02 §2: source-type users) and the request look-ups of her case table.
+      can('access', ['FacilitySettings', 'PastCases', 'FinalizedCases', 'FacilityRequests']);
       can('read', 'AuditLog', { facilityId: user.facilityId } as any);
       can('read', 'Case');
       break;
@@ -132,9 +138,12 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('read', 'Case');
       // Past cases are a source-side review: not for users of a Referring division.
       if (passesDivisionGate(user, { kind: 'except', types: [DivisionType.Referring] })) can('access', 'PastCases');
+      can('access', 'FacilityRequests');
+      // The finalized-cases table is the source side's (spec 02 §2 "Source-type users also see").
+      if (passesDivisionGate(user, { kind: 'source' })) can('access', 'FinalizedCases');
       break;
     case UserType.GroupUser:
-      can('access', 'PastCases');
+      can('access', ['PastCases', 'GroupPanel']);
       cannot('read', 'Case');
       break;
   }

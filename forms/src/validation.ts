@@ -10,6 +10,7 @@ import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSet
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import { requestQueueFilterSchema } from './cases/queues';
+import { caseSearchFilterSchema, facilityRequestsQuerySchema, finalizedFilterSchema } from './cases/dashboards';
 import * as placementSchemas from './placement/schemas';
 import * as evaluationSchemas from './evaluation/schemas';
 import * as patientSchemas from './patients';
@@ -166,6 +167,9 @@ export const SCHEMAS = {
   casePdfExport: { schema: caseSchemas.casePdfExportSchema, rules: caseSchemas.casePdfExportRules },
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
   requestQueueFilter: { schema: requestQueueFilterSchema },
+  caseSearchFilter: { schema: caseSearchFilterSchema },
+  finalizedFilter: { schema: finalizedFilterSchema },
+  facilityRequestsQuery: { schema: facilityRequestsQuerySchema },
   // Patient directory and merge (spec 02 §5): forms/src/patients
   patientListFilter: { schema: patientSchemas.patientListFilterSchema },
   mergeRecordsQuery: { schema: patientSchemas.mergeRecordsQuerySchema, rules: (d: any) => caseSchemas.dayRules(d.dateOfBirth, 'dateOfBirth') },

@@ -4,3 +4,4 @@ export * from './schemas';
 export * from './requests';
 export * from './format';
 export * from './queues';
+export * from './dashboards';
