@@ -14,7 +14,6 @@ import {
   type CaseSearchItem,
   type FinalizedCaseItem,
 } from '@crisis/forms';
-import { useSession } from '../../auth/session';
 import { ListPager } from '../../common/ListPager';
 import { useDebounced } from '../../common/useDebounced';
 import { humanize } from '../../common/humanize';
