@@ -25,8 +25,7 @@ const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOStr
 
 describe('dashboards', () => {
   let template: { caseId: number; requestId: number; facilityId: number; divisionId: number; patientId: number };
-  let county: string;
-  /** Facilities: A in the test county, B elsewhere; A has two source divisions. */
+  /** Two facilities of their own (A with two source divisions) for the finalized, request and provider suites. */
   let fa: { id: number; d1: number; d2: number };
   let fb: { id: number; d: number };
   let coordinator: string;
@@ -58,8 +57,7 @@ describe('dashboards', () => {
     const c = await createCase({ token: facilityUser, providerId: null, patient: { lastName: `Tpl${uniqueLetters()}` } });
     const { rows } = await db.query('SELECT c.patient_id, c.source_division_id FROM cases c WHERE c.id = $1', [c.id]);
     template = { caseId: c.id, requestId: c.requestId, facilityId: tampa.facilityId, divisionId: rows[0].source_division_id, patientId: rows[0].patient_id };
-    county = `Dash${uniqueLetters()} County`;
-    const a = await newFacility(county);
+    const a = await newFacility(`Dash${uniqueLetters()} County`);
     fa = { id: a, d1: await newDivision(a), d2: await newDivision(a) };
     const b = await newFacility(`Other${uniqueLetters()} County`);
     fb = { id: b, d: await newDivision(b) };
@@ -147,15 +145,19 @@ describe('dashboards', () => {
 
   describe('group panel', () => {
     it("counts the group's past cases today, in 7 and in 30 days, without its excluded facility", async () => {
-      const inCounty = fa; // county listed
-      const included = fb; // listed by facility
-      const excludedId = await newFacility(county); // in the county but excluded
+      // Facilities of its own: the other suites' closed cases must not count here.
+      const groupCounty = `Grp${uniqueLetters()} County`;
+      const a = await newFacility(groupCounty);
+      const inCounty = { id: a, d1: await newDivision(a), d2: await newDivision(a) }; // county listed
+      const b = await newFacility(`Inc${uniqueLetters()} County`);
+      const included = { id: b, d: await newDivision(b) }; // listed by facility
+      const excludedId = await newFacility(groupCounty); // in the county but excluded
       const excludedDiv = await newDivision(excludedId);
       const elsewhere = await newFacility(`Far${uniqueLetters()} County`);
       const elsewhereDiv = await newDivision(elsewhere);
       const { rows } = await db.query(
         `INSERT INTO group_organizations (name, states, counties) VALUES ($1, '{FL}', ARRAY[$2]) RETURNING id`,
-        [`Dash group ${uniqueLetters()}`, county],
+        [`Dash group ${uniqueLetters()}`, groupCounty],
       );
       const groupId = rows[0].id;
       await db.query(`INSERT INTO group_organization_facilities (group_id, facility_id, kind) VALUES ($1, $2, 'included'), ($1, $3, 'excluded')`, [groupId, included.id, excludedId]);
@@ -174,7 +176,7 @@ describe('dashboards', () => {
       const panel = await api<GroupPanel>('GET', '/api/dashboard/group', { token: await gu.signIn() });
       expect(panel.status).toBe(200);
       expect(panel.body).toEqual({
-        group: { id: groupId, name: expect.stringMatching(/^Dash group /), states: ['FL'], counties: [county] },
+        group: { id: groupId, name: expect.stringMatching(/^Dash group /), states: ['FL'], counties: [groupCounty] },
         pastCases: { today: 1, last7Days: 2, last30Days: 3 },
       });
     });
@@ -190,7 +192,8 @@ describe('dashboards', () => {
       await newRequest(open1, { ...mine, status: 'Pending' });
       await newRequest(open2, { ...mine, status: 'InProgress' });
       await newRequest(closed, { ...mine, status: 'OnHold' }); // a closed case: not in his queue
-      await newRequest(open1, { status: 'Pending' }); // another provider's (none)
+      const open3 = await newCase(fa.id, fa.d1, { createdHoursAgo: 5, closedHoursAgo: null });
+      await newRequest(open3, { status: 'Pending' }); // not his (one active request a case)
       await newRequest(open1, { ...mine, status: 'Completed', completed_at: new Date().toISOString() });
       await newRequest(open2, { ...mine, status: 'Completed', completed_at: ago(72) });
       const panel = await api<ProviderPanel>('GET', '/api/dashboard/provider', { token: await provider.signIn() });
