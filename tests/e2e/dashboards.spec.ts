@@ -38,7 +38,7 @@ test('the facility admin sees a finalized case and gives feedback from the table
   await page.screenshot({ path: `${SHOTS}/facility-admin.png`, fullPage: true });
 
   await row.getByTestId('finalized-feedback').click();
-  await page.getByTestId('feedback-rating').getByLabel('4 Stars').check();
+  await page.getByTestId('feedback-rating').locator('label', { hasText: '4 Stars' }).click();
   await page.getByTestId('feedback-note').fill('Placement went smoothly');
   await page.getByTestId('feedback-dialog-submit').click();
   await expect(page.getByText('Thank you for your feedback')).toBeVisible();
