@@ -69,8 +69,7 @@ export interface CaseSearchItem {
   sourceFacility: { id: number; name: string };
 }
 
-/** The group users' panel: the counting windows of past cases (days; 1 = since midnight UTC today). */
-export const GROUP_PANEL_WINDOWS = { today: 0, last7Days: 7, last30Days: 30 } as const;
+/** The group users' panel: its past cases closed since midnight UTC, in the last 7 and 30 days. */
 export interface GroupPanel {
   group: { id: number; name: string; states: string[]; counties: string[] };
   pastCases: { today: number; last7Days: number; last30Days: number };
