@@ -33,6 +33,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { SecurityModule } from './security/security.module';
 import { IpAllowListGuard } from './security/ip-allow-list.guard';
 import { CasesModule } from './cases/cases.module';
+import { DashboardsModule } from './dashboards/dashboards.module';
 import { PlacementModule } from './placement/placement.module';
 import { PatientsModule } from './patients/patients.module';
 import { CaseInsuranceModule } from './case-insurance/case-insurance.module';
@@ -65,6 +66,7 @@ import { HousekeepingModule } from './housekeeping/housekeeping.module';
     SecurityModule,
     OrganizationsModule,
     CasesModule,
+    DashboardsModule,
     PlacementModule,
     PatientsModule,
     CaseInsuranceModule,

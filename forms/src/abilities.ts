@@ -56,6 +56,11 @@ export type Subject =
   | 'ProviderCases'
   | 'ItpQueue'
   | 'ProviderQueue'
+  | 'FinalizedCases'
+  | 'FacilityRequests'
+  | 'DashboardSearch'
+  | 'GroupPanel'
+  | 'ProviderPanel'
   | 'UnlockUsers'
   | 'FacilitySettings'
   | 'SmsNotifications'
@@ -103,7 +108,7 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('manage', ['Facility', 'Division', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm']);
       can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
       can('read', 'Case');
-      can('access', ['PastCases', 'SmsNotifications', 'ItpQueue']);
+      can('access', ['PastCases', 'SmsNotifications', 'ItpQueue', 'DashboardSearch']);
       // Duplicate review and merge: ITP admin only (spec 02 §6, 03 §6 "patient merge").
       can('access', 'PatientMerge');
       // Billing and claim-diagnostics CSVs of past cases (02 §6 "ITP admin only").
@@ -113,12 +118,12 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       can('list', 'User');
       // The patients page is for ITP users and admins (spec 02 §6); the admin menu entry is the admin's.
       can('list', 'Patient');
-      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications', 'ItpQueue']);
+      can('access', ['UnlockUsers', 'PastCases', 'SmsNotifications', 'ItpQueue', 'DashboardSearch']);
       can('read', 'Case');
       break;
     case UserType.ItpProvider:
       // The provider queue: the requests assigned to him (spec 02 §6).
-      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications', 'ProviderQueue']);
+      can('access', ['ProviderCases', 'PastCases', 'SmsNotifications', 'ProviderQueue', 'ProviderPanel']);
       can('read', 'Case');
       break;
     case UserType.FacilityAdmin:
@@ -129,17 +134,21 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
       // SSO of her own facility (spec 03 §2 external-login-provider-settings tab).
       can('update', 'Facility', ['externalLoginProviderSettings'], { id: user.facilityId } as any);
       can('read', 'Division', { facilityId: user.facilityId } as any);
-      can('access', ['FacilitySettings', 'PastCases']);
+      // The finalized-cases table (spec 02 §2: source-type users) and the request look-ups of her case table.
+      can('access', ['FacilitySettings', 'PastCases', 'FinalizedCases', 'FacilityRequests']);
       can('read', 'AuditLog', { facilityId: user.facilityId } as any);
       can('read', 'Case');
       break;
     case UserType.FacilityUser:
       // No past cases: the spec's route gate names the facility admin only (02 §6), whatever the division.
       can('read', 'Case');
+      can('access', 'FacilityRequests');
+      // The finalized-cases table is the source side's (spec 02 §2 "Source-type users also see").
+      if (passesDivisionGate(user, { kind: 'source' })) can('access', 'FinalizedCases');
       break;
     case UserType.GroupUser:
-      // Past cases of the group's facilities and counties, with their counties filter (02 §6).
-      can('access', ['PastCases', 'PastCaseCounties']);
+      // Past cases of the group's facilities and counties, with their counties filter, and the group panel (02 §6).
+      can('access', ['PastCases', 'PastCaseCounties', 'GroupPanel']);
       // A past case's activity report and PDF export, not its page (02 §6 "cannot open case details").
       can('read', 'CaseReport');
       cannot('read', 'Case');

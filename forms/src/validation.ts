@@ -11,6 +11,7 @@ import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import { requestQueueFilterSchema } from './cases/queues';
 import { latestToday, pastCaseFilterRules, pastCaseFilterSchema } from './cases/past-cases';
+import { caseSearchFilterSchema, facilityRequestsQuerySchema, finalizedFilterSchema } from './cases/dashboards';
 import * as placementSchemas from './placement/schemas';
 import * as evaluationSchemas from './evaluation/schemas';
 import * as patientSchemas from './patients';
@@ -168,6 +169,9 @@ export const SCHEMAS = {
   caseListFilter: { schema: caseSchemas.caseListFilterSchema },
   requestQueueFilter: { schema: requestQueueFilterSchema },
   pastCaseFilter: { schema: pastCaseFilterSchema, rules: (d: any) => pastCaseFilterRules(d, latestToday()) },
+  caseSearchFilter: { schema: caseSearchFilterSchema },
+  finalizedFilter: { schema: finalizedFilterSchema },
+  facilityRequestsQuery: { schema: facilityRequestsQuerySchema },
   // Patient directory and merge (spec 02 §5): forms/src/patients
   patientListFilter: { schema: patientSchemas.patientListFilterSchema },
   mergeRecordsQuery: { schema: patientSchemas.mergeRecordsQuerySchema, rules: (d: any) => caseSchemas.dayRules(d.dateOfBirth, 'dateOfBirth') },

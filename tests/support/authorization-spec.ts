@@ -90,6 +90,12 @@ export const SPEC: Row[] = [
   row(/^GET \/api\/patients\/\{id\}(\/history)?$/, 'YYYNNN', '01 §6 patient history: ITP admin, user, provider; 02 §6 route gate'),
   // ---- case lists (01 §6: partner table ITP admin/user, facility table facility roles, provider list provider)
   row(/^GET \/api\/cases$/, 'YYYYYN', '01 §6 case lists'),
+  // ---- dashboards (02 §2 /dashboard: source-type users' finalized table; partner search box; group panel; provider panel)
+  row(/^GET \/api\/cases\/finalized$/, 'NNNYYN', '02 §2 source-type users see a finalized-cases table; 02 §6 facility user/admin: finalized cases table'),
+  row(/^GET \/api\/cases\/facility\/requests$/, 'NNNYYN', '01 §7 facility/requests: the facility case table'),
+  row(/^GET \/api\/dashboard\/search$/, 'YYNNNN', '02 §2 partner users: search box'),
+  row(/^GET \/api\/dashboard\/group$/, 'NNNNNY', '02 §2 group users: group panel; 02 §6 group dashboard panel'),
+  row(/^GET \/api\/dashboard\/provider$/, 'NNYNNN', '02 §2 providers: provider panel'),
   row(/^GET \/api\/cases\/accepted$/, '??????', 'finalized/accepted cases of referring divisions; roles not stated'),
   row(/^PUT \/api\/cases\/\{id\}\/referring\/confirm$/, '??????', 'referring confirmation; roles not stated'),
   // ---- past cases (02 §6 "Past cases page: partner admin/user/provider and facility admin"; "Group user: group past cases";

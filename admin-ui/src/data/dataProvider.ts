@@ -4,6 +4,7 @@ import { api, httpClient } from './httpClient';
 import { adminMethods } from './methods/admin';
 import { caseCreateMethods } from './methods/caseCreate';
 import { caseMethods } from './methods/cases';
+import { dashboardMethods } from './methods/dashboards';
 import { evaluationMethods } from './methods/evaluations';
 import { exportMethods } from './methods/exports';
 import { facilityTabMethods } from './methods/facilityTabs';
@@ -59,6 +60,7 @@ export interface OutboxRow {
  */
 const customMethods = {
   ...caseMethods,
+  ...dashboardMethods,
   ...evaluationMethods,
   ...recordMethods,
   ...exportMethods,

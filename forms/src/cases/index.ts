@@ -5,3 +5,4 @@ export * from './requests';
 export * from './format';
 export * from './queues';
 export * from './past-cases';
+export * from './dashboards';

@@ -4,6 +4,7 @@ import { useSession } from '../../auth/session';
 import { CallsCard } from '../../placement/calls-card/CallsCard';
 import { AcceptedCasesTable } from '../../placement/accepted/AcceptedCasesTable';
 import { CaseList } from '../../cases/list/CaseList';
+import { CaseSearchBox, FinalizedCasesTable, GroupPanelCard, ProviderPanelCard } from './panels';
 
 const PANEL_BY_ROLE: Record<Role, string> = {
   [UserType.ItpAdmin]: 'Divisions to call and open cases are below; users, facilities and reference data are in the Admin menu.',
@@ -32,6 +33,9 @@ export function DashboardPage() {
           <Typography>{PANEL_BY_ROLE[context.role]}</Typography>
         </CardContent>
       </Card>
+      {ability.can('access', 'DashboardSearch') && <CaseSearchBox />}
+      {ability.can('access', 'GroupPanel') && <GroupPanelCard />}
+      {ability.can('access', 'ProviderPanel') && <ProviderPanelCard />}
       {ability.can('manage', 'Placement') && <CallsCard />}
       {ability.can('read', 'AcceptedCase') && <AcceptedCasesTable />}
       {/* ITP and facility staff's case table (spec 02 §2 /dashboard); providers have their Cases page. */}
@@ -43,6 +47,7 @@ export function DashboardPage() {
           <CaseList embedded />
         </Box>
       )}
+      {ability.can('access', 'FinalizedCases') && <FinalizedCasesTable linkPatient={context.role === UserType.FacilityAdmin} />}
     </Box>
   );
 }
