@@ -10,11 +10,11 @@ import type { UserContext } from '@crisis/forms';
  */
 export function groupCaseScopeSql(user: UserContext, bind: unknown[], alias = 'c'): string {
   const g = bind.push(user.organizationId ?? 0);
-  const facilities = `SELECT gf.id FROM group_organizations go JOIN facilities gf
-                         ON EXISTS (SELECT 1 FROM group_organization_facilities i WHERE i.group_id = go.id AND i.kind = 'included' AND i.facility_id = gf.id)
-                            OR (gf.county = ANY(go.counties) AND gf.state = ANY(go.states))
-                        WHERE go.id = $${g}
-                          AND NOT EXISTS (SELECT 1 FROM group_organization_facilities x WHERE x.group_id = go.id AND x.kind = 'excluded' AND x.facility_id = gf.id)`;
+  // Facilities in the group's counties (by the county index), plus its listed ones, less its excluded ones.
+  const facilities = `SELECT gf.id FROM group_organizations go JOIN facilities gf ON gf.county = ANY(go.counties) AND gf.state = ANY(go.states)
+                       WHERE go.id = $${g}
+                      UNION SELECT i.facility_id FROM group_organization_facilities i WHERE i.group_id = $${g} AND i.kind = 'included'
+                      EXCEPT SELECT x.facility_id FROM group_organization_facilities x WHERE x.group_id = $${g} AND x.kind = 'excluded'`;
   const divisions = `SELECT gd.id FROM divisions gd WHERE gd.facility_id IN (${facilities})`;
   return `(${alias}.source_facility_id IN (${facilities}) OR ${alias}.outcome_referring_division_id IN (${divisions}))`;
 }

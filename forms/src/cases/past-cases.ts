@@ -12,8 +12,8 @@ import type { RecencyClass } from './format';
 /** Spec 02 §9: active-case hours at most 99. */
 export const MAX_ACTIVE_CASE_HOURS = 99;
 export const PAST_CASES_PAGE_SIZE = 25;
-/** The page's total is counted up to here ("10,000+ found" beyond): see the API's listPastCases. */
-export const PAST_CASES_COUNT_CAP = 10_000;
+/** The page's total is counted up to here ("1,000+ found" beyond): see the API's listPastCases. */
+export const PAST_CASES_COUNT_CAP = 1_000;
 
 export const PAST_CASE_SORTABLE = ['createdAt', 'closedAt', 'patient', 'sourceFacility', 'locatingServices', 'id'] as const;
 export type PastCaseSort = (typeof PAST_CASE_SORTABLE)[number];
