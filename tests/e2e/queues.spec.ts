@@ -38,7 +38,7 @@ test('the coordinator works the ITP queue: the alert goes when the provider open
   const second = await newRequest(lastName);
   const coordinator = await (await browser.newContext({ viewport: { width: 1356, height: 900 } })).newPage();
   await signIn(coordinator, 'coordinator@itp.example.org', '/dashboard');
-  await coordinator.getByRole('link', { name: 'Queue', exact: true }).click();
+  await coordinator.getByTestId('nav-queue').click();
   await expect(coordinator.getByTestId('page-title')).toHaveText('Request queue');
   await search(coordinator, lastName);
   await expect(coordinator.getByTestId('queue-table').locator('tbody tr')).toHaveCount(2);
@@ -74,7 +74,7 @@ test('the provider starts from his queue', async ({ page }) => {
   const c = await newRequest(lastName);
   await page.setViewportSize({ width: 1356, height: 900 });
   await signIn(page, 'provider@itp.example.org', '/dashboard');
-  await page.getByRole('link', { name: 'Queue', exact: true }).click();
+  await page.getByTestId('nav-queue').click();
   await expect(page.getByTestId('page-title')).toHaveText('My queue');
   await search(page, lastName);
   const row = rowOf(page, lastName);
