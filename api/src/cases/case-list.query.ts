@@ -2,7 +2,8 @@ import { DivisionType, UserType, caseStatusLabel, type UserContext } from '@cris
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
-import { containsPattern, select } from '../reference/reference-sql';
+import { select } from '../reference/reference-sql';
+import { patientOrCaseSql } from './case-text-search';
 import { caseScopeSql, statusAudience } from './case-scope';
 
 export interface CaseListFilter {
@@ -83,10 +84,7 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
   if (f.id?.length) where.push(`c.id = ANY($${bind.push(f.id)}::int[])`);
   const text = (f.search ?? f.q)?.trim();
   if (text) {
-    const digits = text.replace(/^#/, '');
-    const i = bind.push(containsPattern(text));
-    const byRef = /^\d+$/.test(digits) ? ` OR c.id = $${bind.push(Number(digits))}` : '';
-    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i})${byRef})`);
+    where.push(patientOrCaseSql(text, bind));
   }
   const sort = SORT_SQL[q.sortField] ?? SORT_SQL.timeElapsed;
   const asc = (q.sortOrder === 'ASC') !== !!sort.invert;

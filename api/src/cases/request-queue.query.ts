@@ -10,7 +10,7 @@ import {
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
-import { containsPattern } from '../reference/reference-sql';
+import { patientOrCaseSql } from './case-text-search';
 import { caseScopeSql, statusAudience } from './case-scope';
 
 /** "Time elapsed" descending is the longest-waiting request first: created_at ascending. */
@@ -46,10 +46,7 @@ export async function listRequestQueue(
   if (kind === 'provider') where.push(`r.evaluation_provider_id = $${bind.push(user.id)}`);
   const text = q.filter.q?.trim();
   if (text) {
-    const digits = text.replace(/^#/, '');
-    const i = bind.push(containsPattern(text));
-    const byRef = /^\d{1,9}$/.test(digits) ? ` OR c.id = $${bind.push(Number(digits))}` : '';
-    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i})${byRef})`);
+    where.push(patientOrCaseSql(text, bind));
   }
   const sort = SORT_SQL[q.sortField] ?? SORT_SQL.timeElapsed;
   const dir = (q.sortOrder === 'ASC') !== !!sort.invert ? 'ASC' : 'DESC';

@@ -13,7 +13,7 @@ import {
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
-import { containsPattern } from '../reference/reference-sql';
+import { patientOrCaseSql } from '../cases/case-text-search';
 import { caseScopeSql, statusAudience } from '../cases/case-scope';
 import { groupCaseScopeSql } from '../cases/group-scope';
 
@@ -83,11 +83,7 @@ export async function searchCases(sequelize: Sequelize, user: UserContext, q: Li
   const text = q.filter.q?.trim();
   if (!text) return { rows: [], total: 0 };
   const bind: unknown[] = [];
-  const digits = text.replace(/^#/, '');
-  const i = bind.push(containsPattern(text));
-  const byRef = /^\d{1,9}$/.test(digits) ? ` OR c.id = $${bind.push(Number(digits))}` : '';
-  const where = `(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i})${byRef})
-                 AND ${caseScopeSql(user, bind)}`;
+  const where = `${patientOrCaseSql(text, bind)} AND ${caseScopeSql(user, bind)}`;
   const dir = q.sortOrder === 'ASC' ? 'ASC' : 'DESC';
   const sort = q.sortField === 'id' ? 'c.id' : 'c.created_at';
   const limit = bind.push(q.limit);

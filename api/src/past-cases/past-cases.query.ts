@@ -2,7 +2,8 @@ import { CaseStatus, PAST_CASES_COUNT_CAP, UserType, caseStatusLabel, recencyCla
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
-import { containsPattern, select } from '../reference/reference-sql';
+import { select } from '../reference/reference-sql';
+import { patientOrCaseSql } from '../cases/case-text-search';
 import { caseScopeSql, statusAudience } from '../cases/case-scope';
 import { groupCaseScopeSql } from '../cases/group-scope';
 
@@ -52,14 +53,8 @@ export function pastCaseWhere(user: UserContext, f: PastCaseFilter, tz: string, 
                  OR c.outcome_referring_division_id IN (SELECT d.id FROM divisions d JOIN facilities df ON df.id = d.facility_id WHERE df.county = ANY($${i}::text[])))`);
   }
   const text = f.patientOrCase?.trim();
-  const reference = text ? /^#?(\d{1,9})$/.exec(text) : null;
-  // Names hold no digits: a number is a case reference (#000123 or 123), anything else a name.
-  if (reference) where.push(`c.id = $${bind.push(Number(reference[1]))}`);
-  else if (text) {
-    const i = bind.push(containsPattern(text));
-    where.push(`(lower(p.last_name || ' ' || p.first_name) ILIKE lower($${i}) OR lower(p.first_name || ' ' || p.last_name) ILIKE lower($${i}))`);
-  }
-  return { where: where.join(' AND '), needsPatient: !!text && !reference };
+  if (text) where.push(patientOrCaseSql(text, bind));
+  return { where: where.join(' AND '), needsPatient: !!text };
 }
 
 const SORT_SQL: Record<string, string> = {
