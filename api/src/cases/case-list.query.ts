@@ -1,8 +1,7 @@
 import { DivisionType, UserType, caseStatusLabel, type UserContext } from '@crisis/forms';
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
-import { preparedRead } from '../common/prepared-read';
-import { select } from '../reference/reference-sql';
+import { windowedPage } from '../common/windowed-page';
 import { patientOrCaseSql } from './case-text-search';
 import { caseScopeSql, statusAudience } from './case-scope';
 
@@ -99,7 +98,7 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
          ${q.sortField === 'requestType' ? 'LEFT JOIN LATERAL (SELECT type FROM requests WHERE case_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lr ON true' : ''}`;
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
-  const rows = await preparedRead<Record<string, any>>(
+  const { rows, total } = await windowedPage<Record<string, any>>(
     sequelize,
     `WITH page AS (
        SELECT c.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort.expr} ${dir} NULLS LAST, c.id ${dir}) AS rn
@@ -131,17 +130,10 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
        JOIN divisions d ON d.id = c.source_division_id
       ORDER BY page.rn`,
     bind,
+    `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
+    q.offset,
   );
   const audience = statusAudience(user);
-  let total = 0;
-  const out = rows.map(({ total: t, ...r }) => {
-    total = t;
-    return { ...r, statusLabel: caseStatusLabel(r.status, audience) };
-  });
-  if (!out.length && q.offset > 0) {
-    // Past the last page: the window count saw no rows, so count them on their own.
-    const [{ n }] = await select<{ n: number }>(sequelize, `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`, bind.slice(0, -2));
-    total = n;
-  }
+  const out = rows.map((r) => ({ ...r, statusLabel: caseStatusLabel(r.status, audience) }));
   return { rows: out, total };
 }

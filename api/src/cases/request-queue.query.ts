@@ -9,7 +9,7 @@ import {
 } from '@crisis/forms';
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
-import { preparedRead } from '../common/prepared-read';
+import { windowedPage } from '../common/windowed-page';
 import { patientOrCaseSql } from './case-text-search';
 import { caseScopeSql, statusAudience } from './case-scope';
 
@@ -60,7 +60,7 @@ export async function listRequestQueue(
          ${needsPatient ? 'JOIN patients p ON p.id = c.patient_id' : ''}
          ${q.sortField === 'sourceFacility' ? 'JOIN facilities f ON f.id = c.source_facility_id' : ''}
          ${q.sortField === 'provider' ? 'LEFT JOIN users u ON u.id = r.evaluation_provider_id' : ''}`;
-  const rows = await preparedRead<Omit<RequestQueueItem, 'caseStatusLabel' | 'unreadAssignment'> & { total: number }>(
+  const { rows, total } = await windowedPage<Omit<RequestQueueItem, 'caseStatusLabel' | 'unreadAssignment'>>(
     sequelize,
     `WITH page AS (
        SELECT r.id, count(*) OVER () AS total, row_number() OVER (ORDER BY ${sort.expr} ${dir} NULLS LAST, r.id ${dir}) AS rn
@@ -87,21 +87,10 @@ export async function listRequestQueue(
        LEFT JOIN users u ON u.id = r.evaluation_provider_id
       ORDER BY page.rn`,
     bind,
+    `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
+    q.offset,
   );
   const audience = statusAudience(user);
-  let total = 0;
-  const items = rows.map(({ total: t, ...r }) => {
-    total = t;
-    return { ...r, caseStatusLabel: caseStatusLabel(r.caseStatus, audience), unreadAssignment: hasUnreadAssignment(r.caseStatus) };
-  });
-  if (!items.length && q.offset > 0) {
-    // Past the last page: the window count saw no rows; count them on their own.
-    const [{ n }] = await preparedRead<{ n: number }>(
-      sequelize,
-      `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
-      bind.slice(0, -2),
-    );
-    total = n;
-  }
+  const items = rows.map((r) => ({ ...r, caseStatusLabel: caseStatusLabel(r.caseStatus, audience), unreadAssignment: hasUnreadAssignment(r.caseStatus) }));
   return { rows: items, total };
 }

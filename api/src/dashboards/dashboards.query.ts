@@ -13,6 +13,7 @@ import {
 import type { Sequelize } from 'sequelize-typescript';
 import type { ListQuery } from '../common/list-query';
 import { preparedRead } from '../common/prepared-read';
+import { windowedPage } from '../common/windowed-page';
 import { patientOrCaseSql } from '../cases/case-text-search';
 import { caseScopeSql, statusAudience } from '../cases/case-scope';
 import { groupCaseScopeSql } from '../cases/group-scope';
@@ -26,14 +27,6 @@ const FINALIZED_SORT_SQL: Record<string, string> = {
   id: 'c.id',
 };
 
-/** Runs a page query whose rows carry the filtered total (count(*) OVER ()). */
-async function page<T>(sequelize: Sequelize, sql: string, bind: unknown[], countSql: string, offset: number): Promise<{ rows: T[]; total: number }> {
-  const rows = await preparedRead<T & { total: number }>(sequelize, sql, bind);
-  let total = rows[0]?.total ?? 0;
-  if (!rows.length && offset > 0) [{ n: total }] = await preparedRead<{ n: number }>(sequelize, countSql, bind.slice(0, -2));
-  return { rows: rows.map(({ total: _t, ...r }) => r as T), total };
-}
-
 /** GET /api/cases/finalized: the cases of the user's scope closed within FINALIZED_WINDOW_DAYS. */
 export async function listFinalized(sequelize: Sequelize, user: UserContext, q: ListQuery<Record<string, never>>): Promise<{ rows: FinalizedCaseItem[]; total: number }> {
   const bind: unknown[] = [];
@@ -43,7 +36,7 @@ export async function listFinalized(sequelize: Sequelize, user: UserContext, q: 
   const me = bind.push(user.id);
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
-  const result = await page<Omit<FinalizedCaseItem, 'statusLabel'>>(
+  const result = await windowedPage<Omit<FinalizedCaseItem, 'statusLabel'>>(
     sequelize,
     `SELECT c.id, c.status, c.created_at AS "createdAt", c.closed_at AS "closedAt",
             (extract(epoch FROM (c.closed_at - c.created_at)) * 1000)::bigint::float8 AS "totalCaseTimeMs",
@@ -89,7 +82,7 @@ export async function searchCases(sequelize: Sequelize, user: UserContext, q: Li
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
   const from = 'cases c JOIN patients p ON p.id = c.patient_id JOIN facilities f ON f.id = c.source_facility_id';
-  const result = await page<Omit<CaseSearchItem, 'statusLabel'>>(
+  const result = await windowedPage<Omit<CaseSearchItem, 'statusLabel'>>(
     sequelize,
     `SELECT c.id, c.status, c.created_at AS "createdAt", c.closed_at AS "closedAt",
             json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth) AS patient,
