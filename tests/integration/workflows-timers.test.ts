@@ -57,12 +57,17 @@ describe('claimLeaseWorkflow', () => {
 
   it('waits for the extended expiry, and again when the database holds a later one', async () => {
     const claimId = `lease-${++seq}`;
-    const extended = at(1500);
-    const later = at(2500);
-    // First look: the row was renewed once more meanwhile (its signal was lost); second: lapsed.
-    const stub = claimStub([{ released: false, expiresAt: later }, { released: true, outcome: 'expired' }]);
+    let extended = '';
+    let later = '';
+    const answers: ExpireClaimResult[] = [];
+    const stub = claimStub(answers);
     const result = await withWorker(env, bundle, stub.activities, async (taskQueue) => {
-      const handle = await startClaimLease(env.client, { claimId, expiresAt: at(500) }, { taskQueue });
+      // Times are taken once the worker runs, with room for a loaded machine between the calls.
+      const handle = await startClaimLease(env.client, { claimId, expiresAt: at(2000) }, { taskQueue });
+      extended = at(3500);
+      later = at(4500);
+      // First look: the row was renewed once more meanwhile (its signal was lost); second: lapsed.
+      answers.push({ released: false, expiresAt: later }, { released: true, outcome: 'expired' });
       await extendClaimLease(env.client, claimId, extended, { taskQueue });
       return handle.result();
     });
@@ -119,11 +124,12 @@ describe('callbackTimerWorkflow', () => {
 
   it('moves to the new time when the callback changes, and fires only then', async () => {
     const taskId = 9000 + ++seq;
-    const first = at(800);
-    const moved = at(2000);
     const stub = timerStub();
+    let moved = '';
     const outcome = await withWorker(env, bundle, stub.activities, async (taskQueue) => {
-      await setCallbackTimer(env.client, taskId, first, { taskQueue });
+      // Times are taken once the worker runs, with room for a loaded machine between the two signals.
+      await setCallbackTimer(env.client, taskId, at(2500), { taskQueue });
+      moved = at(4000);
       await setCallbackTimer(env.client, taskId, moved, { taskQueue });
       return result(taskId);
     });
