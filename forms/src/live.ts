@@ -14,6 +14,8 @@ export const LiveRoom = {
   case: (caseId: number) => `case:${caseId}`,
   /** ITP coordinators: the calls card. */
   calls: 'calls',
+  /** Every socket of the ITP coordinators (admins and users): the notifications raised for all of them. */
+  itpStaff: 'itp-staff',
   /** An open queue page of ITP staff or a provider (only ids travel: each page reloads what its user may see). */
   queue: 'queue',
 } as const;

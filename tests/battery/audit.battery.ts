@@ -21,7 +21,7 @@ import { randomUUID } from 'crypto';
 import { api, API_URL, eventually, type ApiResponse } from '../support/api';
 import { answerEverything } from '../support/cases';
 import { tamperWithAuditLog } from '../support/audit-tamper';
-import { db } from '../support/db';
+import { NOTIFICATION_READERS, db } from '../support/db';
 import { signIn, signInAs } from '../support/oidc-client';
 import { listRoutes, routeKey, type RouteInfo } from '../support/openapi-routes';
 import { caseBody, createSandbox, credentialedProviderBody, facilityBody, groupBody, inviteBody, payerBody, RUN, sourceDivisionBody, type Sandbox } from '../support/sandbox';
@@ -351,7 +351,9 @@ async function patientMerge(t: Tokens) {
 async function notificationBell(t: Tokens) {
   const me = ok('context', await api('GET', '/api/user/context', { token: t.itpUser }));
   const newest = await eventually(
-    async () => (await db.query('SELECT id::int AS id FROM notifications WHERE user_id = $1 AND resolved_at IS NULL AND dismissed_at IS NULL ORDER BY id DESC LIMIT 1', [me.id])).rows[0]?.id as number | undefined,
+    async () =>
+      (await db.query(`SELECT id::int AS id FROM ${NOTIFICATION_READERS} n WHERE reader_id = $1 AND resolved_at IS NULL AND reader_dismissed_at IS NULL ORDER BY id DESC LIMIT 1`, [me.id])).rows[0]
+        ?.id as number | undefined,
     'a notification of the coordinator',
   );
   ok('read', await call('PUT', '/api/notifications/read', { token: t.itpUser, body: { ids: [newest] } }));

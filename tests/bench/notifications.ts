@@ -26,6 +26,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROWS = Number(process.env.BENCH_NOTIFICATIONS ?? 1_000_000);
 const OWNERS = 8;
 const PER_OWNER = 20_000;
+const BROADCASTS = 200_000;
 const CLIENTS = 32;
 const TARGET_P95_MS = 50;
 
@@ -41,6 +42,7 @@ function get(agent: http.Agent, path: string, token: string): Promise<void> {
 
 /** The bench coordinators (made once, kept with the database) and their notifications. */
 async function seed(): Promise<Array<{ id: number; email: string }>> {
+  await seedBroadcasts();
   const { rows: owners } = await db.query<{ id: number; email: string }>("SELECT id, email FROM users WHERE last_name LIKE 'Tester bench-bell%' ORDER BY id");
   const have = Number((await db.query('SELECT count(*) AS n FROM notifications')).rows[0].n);
   if (owners.length >= OWNERS && have >= ROWS) return owners.slice(0, OWNERS);
@@ -79,6 +81,33 @@ async function seed(): Promise<Array<{ id: number; email: string }>> {
   return made;
 }
 
+/**
+ * The broadcasts every coordinator reads besides her own rows: BROADCASTS over 60 days, all but
+ * the last 200 resolved (what a working team leaves), a receipt for one in 10.
+ */
+async function seedBroadcasts() {
+  const have = Number((await db.query('SELECT count(*) AS n FROM notifications WHERE audience IS NOT NULL')).rows[0].n);
+  if (have >= BROADCASTS) return;
+  const started = Date.now();
+  const caseId = (await db.query('SELECT max(id) AS id FROM cases')).rows[0].id as number | null;
+  const resolver = (await db.query("SELECT min(id) AS id FROM users WHERE user_type = 'IntegratedTelehealthPartners_User'")).rows[0].id as number;
+  await db.query(
+    `INSERT INTO notifications (audience, type, case_id, payload, created_at, resolved_at, resolved_by, source_key)
+     SELECT 'itp', (ARRAY['RequestCreated','RequestCompleted','VitalsAdded','CaseNoteAdded'])[1 + g % 4], $1,
+            jsonb_build_object('CaseId', $1::int, 'PatientName', 'Bench Patient ' || g), t,
+            CASE WHEN g > 200 THEN t + interval '10 minutes' END, CASE WHEN g > 200 THEN $2::int END, 'bench-broadcast-' || g
+       FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - make_interval(secs => g * 26)) x(t)`,
+    [caseId, resolver, BROADCASTS - have],
+  );
+  await db.query(
+    `INSERT INTO notification_receipts (notification_id, user_id, read_at)
+     SELECT n.id, u.id, n.created_at FROM notifications n JOIN users u ON u.user_type = 'IntegratedTelehealthPartners_User'
+      WHERE n.audience = 'itp' AND n.id % 10 = 0 AND u.id % 7 = 0 ON CONFLICT DO NOTHING`,
+  );
+  await db.query('ANALYZE notifications; ANALYZE notification_receipts');
+  console.log(`seeded broadcasts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 async function explain(title: string, sql: string, params: unknown[]) {
   const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
   console.log(`\n${title}\n${rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
@@ -87,19 +116,19 @@ async function explain(title: string, sql: string, params: unknown[]) {
 async function main() {
   const owners = await seed();
   const total = Number((await db.query('SELECT count(*) AS n FROM notifications')).rows[0].n);
-  console.log(`notifications: ${total} rows; ${OWNERS} bench coordinators with ${PER_OWNER} each`);
+  console.log(`notifications: ${total} rows; ${OWNERS} bench coordinators with ${PER_OWNER} each, and ${BROADCASTS} broadcasts to every coordinator`);
   const tokens: string[] = [];
   for (const o of owners) tokens.push((await signIn({ email: o.email, password: TEST_USER_PASSWORD })).accessToken);
 
   // The plans of the statements NotificationsService runs (api/src/notifications/notifications.query.ts),
   // for the bench coordinator whose rows were written last (the farthest from the table's start).
   const last = owners[owners.length - 1].id;
-  const page = unresolvedListSql(last, { cursor: null, limit: 20, isRead: null });
+  const page = unresolvedListSql({ id: last, itpStaff: true }, { cursor: null, limit: 20, isRead: null });
   await explain('unresolved page and capped count (GET /api/user/getUserNotifications)', page.sql, page.params);
   const firstPage = (await db.query(page.sql, page.params)).rows[0].items as Array<{ id: number }>;
-  const next = unresolvedListSql(last, { cursor: firstPage[19].id, limit: 20, isRead: null });
+  const next = unresolvedListSql({ id: last, itpStaff: true }, { cursor: firstPage[19].id, limit: 20, isRead: null });
   await explain('the next page (keyset cursor)', next.sql, next.params);
-  const resolvedQ = resolvedListSql(last, { cursor: null, limit: 20, isRead: null });
+  const resolvedQ = resolvedListSql({ id: last, itpStaff: true }, { cursor: null, limit: 20, isRead: null });
   await explain('resolved within 2 days (GET /api/notifications/resolved)', resolvedQ.sql, resolvedQ.params);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { UserType } from '@crisis/forms';
 import { api } from '../support/api';
 import { createCase } from '../support/cases';
-import { db } from '../support/db';
+import { NOTIFICATION_READERS, db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
 import { TEST_USER_PASSWORD, createTestUser, type TestUser } from '../support/users';
 import { DEMO_PASSWORD } from './support';
@@ -65,7 +65,7 @@ test('a coordinator sees the badge and a toast within 2 s of another user\'s act
   await toast.getByTestId('notification-toast-resolve').click();
   await expect(toast).toHaveCount(0);
   await expect(page.getByTestId('notification-count')).toHaveText('1');
-  const resolvedRow = (await db.query("SELECT resolved_by FROM notifications WHERE user_id = $1 AND case_id = $2 AND type = 'RequestCreated'", [coordinator.id, second.id])).rows[0];
+  const resolvedRow = (await db.query(`SELECT resolved_by FROM ${NOTIFICATION_READERS} n WHERE reader_id = $1 AND case_id = $2 AND type = 'RequestCreated'`, [coordinator.id, second.id])).rows[0];
   expect(resolvedRow.resolved_by).toBe(coordinator.id);
 
   // A toast closes by itself after 10 s.
@@ -79,7 +79,7 @@ test('a coordinator sees the badge and a toast within 2 s of another user\'s act
   await expect(items).toHaveCount(2);
   // What the dropdown shows is marked read.
   await expect
-    .poll(async () => (await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND resolved_at IS NULL AND read_at IS NULL', [coordinator.id])).rows[0].n)
+    .poll(async () => (await db.query(`SELECT count(*)::int AS n FROM ${NOTIFICATION_READERS} n WHERE reader_id = $1 AND resolved_at IS NULL AND reader_read_at IS NULL`, [coordinator.id])).rows[0].n)
     .toBe(0);
   await expect(items.first()).toContainText(`Vitals were added for Second${run} Toast`);
   await page.waitForTimeout(400); // the dropdown's fade-in, for the picture

@@ -2,7 +2,7 @@ import { ErrorCode, NOTIFICATION_RECIPIENTS, UserType, type NotificationType } f
 import { runCaseCommand, type CaseCommand } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { completeEvaluation, createCase, startContacting, tampaDivisions } from '../support/cases';
-import { db } from '../support/db';
+import { NOTIFICATION_READERS, db } from '../support/db';
 import { uploadForm } from '../support/files';
 import { signInAs } from '../support/oidc-client';
 import { withTemporal } from '../support/temporal-client';
@@ -64,8 +64,8 @@ describe('notifications', () => {
   const mark = async () => Number((await db.query('SELECT coalesce(max(id), 0) AS m FROM notifications')).rows[0].m);
   /** Who got a notification of `type` on the case after `since` (a user twice would show twice). */
   const recipients = async (caseId: number, type: NotificationType, since: number) =>
-    (await db.query('SELECT user_id FROM notifications WHERE case_id = $1 AND type = $2 AND id > $3 ORDER BY user_id', [caseId, type, since])).rows.map(
-      (r) => r.user_id as number,
+    (await db.query(`SELECT reader_id FROM ${NOTIFICATION_READERS} n WHERE case_id = $1 AND type = $2 AND id > $3 ORDER BY reader_id`, [caseId, type, since])).rows.map(
+      (r) => r.reader_id as number,
     );
   /** Waits for the event's notifications (one statement writes them all), then checks exactly who got one. */
   async function expectRecipients(caseId: number, type: NotificationType, since: number, expected: number[], actorId?: number) {
@@ -401,6 +401,58 @@ describe('notifications', () => {
       const afterDismiss = (await ok(api('GET', '/api/notifications/resolved', { token: meToken }))).body as any[];
       expect(afterDismiss.map((i) => i.id)).not.toContain(mine);
       expect((await db.query('SELECT dismissed_at FROM notifications WHERE id = $1', [mine])).rows[0].dismissed_at).not.toBeNull();
+    });
+
+    it('raises one row for every coordinator: each reads and dismisses her own copy, one resolves it for all', async () => {
+      const second = await createTestUser(UserType.ItpUser, { label: 'second coordinator' });
+      const secondToken = await second.signIn();
+      type Item = { id: number; type: string; caseId: number; isRead: boolean; readById: number | null; resolvedById: number | null; resolvedByName?: string };
+      const bell = async (token: string) => ((await ok(api('GET', '/api/user/getUserNotifications?limit=100', { token }))).body as { items: Item[]; unresolvedCount: number });
+      const resolvedList = async (token: string) => (await ok(api('GET', '/api/notifications/resolved?limit=100', { token }))).body as Item[];
+      // The facility user's case raised RequestCreated for the coordinators: one row, not one each.
+      await eventually(async () => (await bell(otherToken)).items.some((i) => i.caseId === caseId && i.type === 'RequestCreated'), 'RequestCreated in the bell');
+      const rows = (await db.query("SELECT id, user_id, audience FROM notifications WHERE case_id = $1 AND type = 'RequestCreated'", [caseId])).rows;
+      expect(rows).toEqual([{ id: expect.any(String), user_id: null, audience: 'itp' }]);
+      const id = Number(rows[0].id);
+      expect((await bell(secondToken)).items.map((i) => i.id)).toContain(id);
+      expect((await bell(meToken)).items.map((i) => i.id)).not.toContain(id); // the facility user is not a coordinator
+      const secondCountBefore = (await bell(secondToken)).unresolvedCount;
+
+      // Read: hers only.
+      expect((await ok(api('PUT', '/api/notifications/read', { token: otherToken, body: { ids: [id] } }))).body).toEqual({ updated: 1 });
+      expect((await bell(otherToken)).items.find((i) => i.id === id)).toMatchObject({ isRead: true, readById: other.id });
+      expect((await bell(secondToken)).items.find((i) => i.id === id)).toMatchObject({ isRead: false, readById: null });
+      // Someone who does not read it cannot resolve or dismiss it.
+      expect((await api('PUT', `/api/notifications/${id}/resolve`, { token: meToken })).status).toBe(404);
+
+      // Resolved by one coordinator: resolved for every coordinator, with her name.
+      const resolved = await ok(api('PUT', `/api/notifications/${id}/resolve`, { token: secondToken }));
+      expect(resolved.body).toMatchObject({ id, resolvedById: second.id, resolvedByName: second.name });
+      expect((await bell(otherToken)).items.map((i) => i.id)).not.toContain(id);
+      expect((await bell(secondToken)).unresolvedCount).toBe(secondCountBefore - 1);
+      expect((await resolvedList(otherToken)).find((i) => i.id === id)).toMatchObject({ resolvedById: second.id, resolvedByName: second.name, isRead: true });
+      const names = await ok(api('GET', `/api/notifications/users?ids=${second.id}`, { token: otherToken }));
+      expect(names.body).toEqual([{ id: second.id, fullName: second.name }]);
+
+      // Dismissed by one: gone from her resolved list only.
+      await ok(api('PUT', `/api/user/${id}/dismiss-notification`, { token: otherToken }));
+      expect((await resolvedList(otherToken)).map((i) => i.id)).not.toContain(id);
+      expect((await resolvedList(secondToken)).map((i) => i.id)).toContain(id);
+      expect((await db.query('SELECT dismissed_at FROM notifications WHERE id = $1', [id])).rows[0].dismissed_at).toBeNull();
+
+      // The coordinator whose change raised a broadcast is not told of it; the others are.
+      const own = Number(
+        (
+          await db.query(
+            `INSERT INTO notifications (audience, except_user_id, type, case_id, payload, source_key)
+             VALUES ('itp', $1, 'VitalsAdded', $2, jsonb_build_object('CaseId', $2::int, 'PatientName', 'Pat Doe'), $3) RETURNING id`,
+            [other.id, caseId, `test-broadcast-${Date.now()}`],
+          )
+        ).rows[0].id,
+      );
+      expect((await bell(otherToken)).items.map((i) => i.id)).not.toContain(own);
+      expect((await bell(secondToken)).items.map((i) => i.id)).toContain(own);
+      expect((await api('PUT', `/api/notifications/${own}/resolve`, { token: otherToken })).status).toBe(404);
     });
 
     it("refuses another user's notification as unknown and bad ids with coded errors", async () => {

@@ -46,3 +46,19 @@ export async function dataFingerprint(): Promise<Record<string, string>> {
   }
   return out;
 }
+
+/**
+ * Every notification as its readers see it, one row per reader (`reader_id`, with her
+ * `reader_read_at` and `reader_dismissed_at`): a user's own rows, and a broadcast to the ITP
+ * coordinators once for each active coordinator but the one whose change raised it, with her
+ * receipt (the bell's rule, api/src/notifications/notifications.query.ts).
+ */
+export const NOTIFICATION_READERS = `(
+  SELECT n.*, n.user_id AS reader_id, n.read_at AS reader_read_at, n.dismissed_at AS reader_dismissed_at
+    FROM notifications n WHERE n.user_id IS NOT NULL
+  UNION ALL
+  SELECT n.*, u.id AS reader_id, coalesce(r.read_at, n.resolved_at) AS reader_read_at, r.dismissed_at AS reader_dismissed_at
+    FROM notifications n
+    JOIN users u ON u.is_active AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
+    LEFT JOIN notification_receipts r ON r.notification_id = n.id AND r.user_id = u.id
+   WHERE n.audience = 'itp' AND u.id IS DISTINCT FROM n.except_user_id)`;

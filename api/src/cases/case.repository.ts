@@ -376,10 +376,11 @@ export const caseRepository = {
   /**
    * Inserts the in-app notifications of a command for its audiences (the recipient table of
    * forms/src/notifications, resolved by insertNotificationRows) in the command's transaction,
-   * never for the actor, and tells each user live on commit; returns who got one.
+   * never for the actor, and tells each user live on commit; returns the users named one by one
+   * (a broadcast to the ITP coordinators is one row for all of them, and names none).
    */
   async insertNotifications(db: Sql, caseId: number, commandId: string, n: CaseNotification): Promise<number[]> {
-    const rows = await insertNotificationRows(db, {
+    const { userRows } = await insertNotificationRows(db, {
       caseId,
       type: n.type,
       audiences: n.to,
@@ -388,7 +389,7 @@ export const caseRepository = {
       sourceKey: commandId,
       exceptUserId: n.actorId ?? null,
     });
-    return rows.map((r) => r.user_id);
+    return userRows.map((r) => r.user_id);
   },
 
   /** Request lifecycle events are written to the case notes (spec 01 §4 "appear in case notes"). */

@@ -79,7 +79,8 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayInit, OnModule
       if (refusal || !user) return this.drop(socket, refusal ?? 'unknown user');
       socket.data.session = session;
       await socket.join(LiveRoom.user(session.userId));
-      if (isItpStaff(user.role)) await socket.join(LiveRoom.calls);
+      // The coordinators: the calls card, and the notifications raised for all of them (one row each).
+      if (isItpStaff(user.role)) await socket.join([LiveRoom.calls, LiveRoom.itpStaff]);
       socket.emit('ready', { userId: session.userId });
     } catch {
       this.drop(socket);

@@ -68,6 +68,30 @@ export const messagingRepository = {
   },
 
   /**
+   * The SMS copies of a broadcast to the ITP coordinators (one row for all of them): one message
+   * for each coordinator in an SMS window, but not for the one whose change raised it.
+   */
+  async enqueueBroadcastSms(db: Sql, notificationId: string, exceptUserId: number | null, caseId: number, text: string): Promise<number> {
+    const { rows } = await db.query<{ id: string }>(
+      `WITH ins AS (
+         INSERT INTO outbox_messages (channel, recipient, sender, body, status, user_id, purpose, idempotency_key, case_id)
+         SELECT 'sms', u.notifications_receiving_settings->>'phone', $4, $5, 'queued', u.id, 'notification', 'notification:' || $1 || ':' || u.id, $3
+           FROM users u
+          WHERE u.is_active AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
+            AND u.id IS DISTINCT FROM $2::int
+            AND coalesce(u.notifications_receiving_settings->>'phone', '') <> ''
+            AND (coalesce((u.notifications_receiving_settings->>'alwaysReceive')::boolean, false)
+                 OR (u.notifications_receiving_settings->>'receiveUntil')::timestamptz > now())
+         ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id
+       )
+       SELECT id::text, pg_notify($6, json_build_object('kind', 'message', 'id', id::text)::text) FROM ins`,
+      [notificationId, exceptUserId, caseId, config.twilio.from, text, MESSAGING_CHANNEL],
+    );
+    return rows.length;
+  },
+
+  /**
    * The facility alert of a case event when the table says it needs one and the case has a
    * contact phone: one per event (source key), texted or called by the case's method.
    */

@@ -7,7 +7,7 @@ import { invalid } from '../common/coded-error';
 import { IdParam } from '../common/id-param';
 import { Route } from '../common/route';
 import type { ListOptions } from './notifications.query';
-import { NotificationsService } from './notifications.service';
+import { NotificationsService, readerOf } from './notifications.service';
 
 const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 
@@ -60,7 +60,7 @@ export class UserNotificationsController {
   @apply(LIST_QUERIES)
   @ApiOkResponse({ description: '{ items, unresolvedCount, nextCursor }' })
   list(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
-    return this.notifications.unresolved(user.id, listOptions(query));
+    return this.notifications.unresolved(readerOf(user), listOptions(query));
   }
 
   @Route('PUT', ':id/dismiss-notification', 'access', 'NotificationBell', 'Notification.Dismiss')
@@ -68,7 +68,7 @@ export class UserNotificationsController {
   @ApiNotFoundResponse({ description: "NTFND: no such notification of the caller's" })
   @ApiConflictResponse({ description: 'INV.NOTIFICATION.NOT.RESOLVED: only a resolved notification can be dismissed' })
   dismiss(@CurrentUser() user: UserContext, @IdParam('id') id: number) {
-    return this.notifications.dismiss(user.id, id);
+    return this.notifications.dismiss(readerOf(user), id);
   }
 }
 
@@ -82,14 +82,14 @@ export class NotificationsController {
   @ApiOperation({ summary: "The caller's notifications resolved within the last 2 days and not dismissed, newest first, with the resolver's full name" })
   @apply(LIST_QUERIES)
   list(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
-    return this.notifications.resolved(user.id, listOptions(query));
+    return this.notifications.resolved(readerOf(user), listOptions(query));
   }
 
   @Route('PUT', ':id/resolve', 'access', 'NotificationBell', 'Notification.Resolve')
   @ApiOperation({ summary: "Resolve the caller's notification {id} (and the same event's notification of her colleagues); resolver and time recorded" })
   @ApiNotFoundResponse({ description: "NTFND: no such notification of the caller's" })
   resolve(@CurrentUser() user: UserContext, @IdParam('id') id: number) {
-    return this.notifications.resolve(user.id, id);
+    return this.notifications.resolve(readerOf(user), id);
   }
 
   @Route('PUT', 'read', 'access', 'NotificationBell', 'Notification.MarkRead')
@@ -98,7 +98,7 @@ export class NotificationsController {
   @ApiBody({ schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: NOTIFICATION_PAGE_MAX } } } })
   markRead(@CurrentUser() user: UserContext, @Body() body: unknown) {
     const ids = idList(body && typeof body === 'object' && !Array.isArray(body) ? (body as { ids?: unknown }).ids : undefined, 'ids', NOTIFICATION_PAGE_MAX);
-    return this.notifications.markRead(user.id, ids);
+    return this.notifications.markRead(readerOf(user), ids);
   }
 
   @Route('GET', 'users', 'access', 'NotificationBell')
@@ -106,6 +106,6 @@ export class NotificationsController {
   @ApiOperation({ summary: `Full names of users by id, ${USER_LOOKUP_BATCH} ids at most a call: the caller and those who resolved her notifications` })
   @ApiQuery({ name: 'ids', required: true, description: `Comma-separated user ids (at most ${USER_LOOKUP_BATCH})` })
   users(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
-    return this.notifications.users(user.id, idList(query.ids, 'ids', USER_LOOKUP_BATCH));
+    return this.notifications.users(readerOf(user), idList(query.ids, 'ids', USER_LOOKUP_BATCH));
   }
 }
