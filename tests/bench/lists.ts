@@ -12,6 +12,7 @@ import os from 'os';
 import { Pool } from 'pg';
 import { UserType } from '@crisis/forms';
 import { auditLogCountSql, auditLogPageSql } from '../../api/src/audit/audit-log.query';
+import { userListSql } from '../../api/src/users/users-list.query';
 import { signInAs } from '../support/oidc-client';
 import { runLoad, formatLoad, getListPage } from './load';
 
@@ -23,38 +24,8 @@ const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 interface Case {
   title: string;
   path: string;
-  /** The statements the API runs for this call (page, then total), with their parameters. */
+  /** The statements the API runs for this call (the page, then the total when counted apart), with their parameters; the last one's first row has `total`. */
   sql: Array<{ sql: string; params: unknown[] }>;
-}
-
-/**
- * The SQL of UsersService.list (api/src/users/users.service.ts) for this filter, written out: the
- * page (with organisation name and divisions) and the total. The bench checks below that the bare
- * SQL's total equals the API's Content-Range total, so a drift from the service shows.
- */
-function usersSql(text: string, organizationTypes: string[], offset: number, limit: number) {
-  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const types = organizationTypes.map((_, i) => `$${i + 2}`).join(', ');
-  const where = `WHERE (u.first_name || ' ' || u.last_name ILIKE $1 OR u.email ILIKE $1) AND u.organization_type IN (${types})
-                   AND u.is_active AND NOT u.creating`;
-  const n = organizationTypes.length;
-  const page = `SELECT * FROM (
-    SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.job_title, u.is_active, u.creating, u.email_confirmed,
-           u.password_locked_out, u.locked_due_inactivity, u.last_login, u.mfa_method, u.sso_enabled,
-           u.disabled_password_login, u.password_hash IS NOT NULL AS is_password_set, u.organization_type,
-           u.organization_id, u.user_type, u.provider_info, u.send_user_unlock_requests, u.failed_login_count, u.avatar,
-           CASE u.organization_type WHEN 'Facility' THEN f.name WHEN 'Group' THEN g.name ELSE itp.name END AS org_name,
-           COALESCE((SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
-                       FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id WHERE ud.user_id = u.id), '[]') AS divisions
-      FROM users u
-      LEFT JOIN facilities f ON u.organization_type = 'Facility' AND f.id = u.organization_id
-      LEFT JOIN group_organizations g ON u.organization_type = 'Group' AND g.id = u.organization_id
-      LEFT JOIN LATERAL (SELECT name FROM itp_organization ORDER BY id LIMIT 1) itp ON true
-    ${where}) u ORDER BY lower(u.first_name) ASC, lower(u.last_name) ASC, u.id ASC LIMIT $${n + 2} OFFSET $${n + 3}`;
-  return [
-    { sql: page, params: [like, ...organizationTypes, limit, offset] },
-    { sql: `SELECT count(*)::int AS total FROM users u ${where}`, params: [like, ...organizationTypes] },
-  ];
 }
 
 const fmt = formatLoad;
@@ -73,7 +44,8 @@ async function main() {
     {
       title: `GET /api/user — 10,000 bench users; name/e-mail "${users.nameOrEmail}", facility staff, enabled only; default sort; page of 25 + total`,
       path: `/api/user?sort=${enc(['fullName', 'ASC'])}&range=${enc([0, 24])}&filter=${enc(users)}`,
-      sql: usersSql(users.nameOrEmail, users.organizationTypes, 0, 25),
+      // UsersService.list's one statement: the page, each row with the total.
+      sql: [userListSql({ filter: users, sortField: 'fullName', sortOrder: 'ASC', offset: 0, limit: 25 }, {})],
     },
     {
       title: 'GET /api/audit-log — 1,000,000 bench entries over 90 days; default range (last day), newest first; page of 25 + total',
@@ -93,7 +65,8 @@ async function main() {
     const first = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
     const apiTotal = first.headers.get('content-range')?.split('/')[1];
     const check = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
-    const sqlTotal = (await check.query(c.sql[1].sql, c.sql[1].params)).rows[0].total;
+    const counted = (await check.query(c.sql[c.sql.length - 1].sql, c.sql[c.sql.length - 1].params)).rows[0];
+    const sqlTotal = counted?.total;
     await check.end();
     console.log(`\n${c.title}\nGET ${url.pathname}${url.search}\n  → ${first.status}, Content-Range: ${first.headers.get('content-range')}; bare SQL total ${sqlTotal}`);
     // The audit window (the last day) moves while the bench runs: an entry every ~8 s leaves it.

@@ -186,6 +186,26 @@ describe('facility admin', () => {
 });
 
 describe('list', () => {
+  it('pages a search by two keys with the total on every page, and past the last page', async () => {
+    const list = (range: [number, number], sort: [string, string]) =>
+      api('GET', `/api/user?filter=${encodeURIComponent(JSON.stringify({ nameOrEmail: RUN }))}&sort=${encodeURIComponent(JSON.stringify(sort))}&range=${encodeURIComponent(JSON.stringify(range))}`, { token: admin });
+    const all = await list([0, 99], ['organizationName', 'DESC']);
+    expect(all.status).toBe(200);
+    const total = Number(all.headers.get('content-range')!.split('/')[1]);
+    expect(total).toBe(all.body.length);
+    const names = all.body.map((u: { organizationName: string | null }) => (u.organizationName ?? '').toLowerCase());
+    expect(names).toEqual([...names].sort().reverse());
+    expect(total).toBeGreaterThanOrEqual(3);
+    // Pages of 1 are the whole list's first rows, in order, each telling the same total.
+    const first = await list([0, 0], ['organizationName', 'DESC']);
+    const second = await list([1, 1], ['organizationName', 'DESC']);
+    expect([...first.body, ...second.body].map((u: { id: number }) => u.id)).toEqual(all.body.slice(0, 2).map((u: { id: number }) => u.id));
+    expect(second.headers.get('content-range')).toBe(`users 1-1/${total}`);
+    const past = await list([total + 10, total + 19], ['fullName', 'ASC']);
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('content-range')!.split('/')[1]).toBe(String(total));
+  });
+
   it('searches by name or e-mail (3+ characters), filters and sorts; spec and simple-rest forms', async () => {
     const rest = await api('GET', `/api/user?filter=${encodeURIComponent(JSON.stringify({ nameOrEmail: RUN }))}&sort=${encodeURIComponent('["email","DESC"]')}`, { token: admin });
     expect(rest.status).toBe(200);

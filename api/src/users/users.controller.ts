@@ -21,7 +21,8 @@ import { ApiSchemaBody } from '../common/openapi';
 import { schema } from '../common/validation.pipe';
 import { ApiListQuery } from '../facilities/facilities.controller';
 import { parseCheckedList, parseLookupFilter } from '../facilities/list-params';
-import { USER_SORTABLE, UsersService, type UserListFilter, type UserScope } from './users.service';
+import { USER_SORTABLE, type UserListFilter, type UserScope } from './users-list.query';
+import { UsersService } from './users.service';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
 

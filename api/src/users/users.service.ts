@@ -17,62 +17,17 @@ import {
 } from '@crisis/forms';
 import { UserContextService } from '../auth/user-context.service';
 import { afterCommit } from '../common/after-commit';
+import { windowedPage } from '../common/windowed-page';
+import { SELECT, userListSql, userListWhere, type UserListFilter, type UserScope } from './users-list.query';
 import { invalid, notFound, notUnique } from '../common/coded-error';
 import type { ListQuery } from '../common/list-query';
 import { auditValues } from '../common/request-context';
 import { config } from '../config';
 import { OutboxService } from '../outbox/outbox.service';
 
-export interface UserListFilter {
-  nameOrEmail?: string | null;
-  q?: string | null;
-  organizationIds?: number[] | null;
-  organizationTypes?: string[] | null;
-  divisionsIds?: number[] | null;
-  userTypes?: string[] | null;
-  userType?: string | null;
-  status?: 'enabledOnly' | 'lockedOnly' | 'notActivatedOnly' | null;
-  enabledOnly?: boolean | null;
-  lockedOnly?: boolean | null;
-  notActivatedOnly?: boolean | null;
-  id?: number[] | null;
-}
-
-/** Rows a caller may see: everything (ITP admin), one organization (facility admin), facility users (ITP user). */
-export interface UserScope {
-  organizationType?: string;
-  organizationId?: number | null;
-}
-
-export const USER_SORTABLE = ['id', 'fullName', 'firstName', 'lastName', 'email', 'userType', 'organizationName', 'lastLogin', 'isActive'] as const;
-const SORT_SQL: Record<string, string> = {
-  id: 'u.id',
-  fullName: 'lower(u.first_name), lower(u.last_name)',
-  firstName: 'lower(u.first_name)',
-  lastName: 'lower(u.last_name)',
-  email: 'lower(u.email)',
-  userType: 'u.user_type',
-  organizationName: 'lower(org_name)',
-  lastLogin: 'u.last_login',
-  isActive: 'u.is_active',
-};
-
 const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const RESET_TTL_MS = 24 * 3600 * 1000;
 const USERS_EMAIL_UNIQUE_INDEX = 'users_email_uniq';
-
-const SELECT = `
-  SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.job_title, u.is_active, u.creating, u.email_confirmed,
-         u.password_locked_out, u.locked_due_inactivity, u.last_login, u.mfa_method, u.sso_enabled,
-         u.disabled_password_login, u.password_hash IS NOT NULL AS is_password_set, u.organization_type,
-         u.organization_id, u.user_type, u.provider_info, u.send_user_unlock_requests, u.failed_login_count, u.avatar,
-         CASE u.organization_type WHEN 'Facility' THEN f.name WHEN 'Group' THEN g.name ELSE itp.name END AS org_name,
-         COALESCE((SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
-                     FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id WHERE ud.user_id = u.id), '[]') AS divisions
-    FROM users u
-    LEFT JOIN facilities f ON u.organization_type = 'Facility' AND f.id = u.organization_id
-    LEFT JOIN group_organizations g ON u.organization_type = 'Group' AND g.id = u.organization_id
-    LEFT JOIN LATERAL (SELECT name FROM itp_organization ORDER BY id LIMIT 1) itp ON true`;
 
 interface Row {
   id: number; first_name: string; last_name: string; email: string; phone: string | null; job_title: string | null;
@@ -126,73 +81,19 @@ export class UsersService {
     private readonly contexts: UserContextService,
   ) {}
 
-  private where(filter: UserListFilter, scope: UserScope) {
-    const conds: string[] = [];
-    const rep: Record<string, unknown> = {};
-    if (scope.organizationType) {
-      conds.push('u.organization_type = :scopeType');
-      rep.scopeType = scope.organizationType;
-    }
-    if (scope.organizationId !== undefined) {
-      conds.push('u.organization_id = :scopeOrg');
-      rep.scopeOrg = scope.organizationId;
-    }
-    const text = filter.nameOrEmail ?? filter.q;
-    if (text) {
-      conds.push(`(u.first_name || ' ' || u.last_name ILIKE :text OR u.email ILIKE :text)`);
-      rep.text = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    }
-    if (filter.organizationIds?.length) {
-      conds.push('u.organization_id IN (:orgIds)');
-      rep.orgIds = filter.organizationIds;
-    }
-    if (filter.organizationTypes?.length) {
-      conds.push('u.organization_type IN (:orgTypes)');
-      rep.orgTypes = filter.organizationTypes;
-    }
-    const types = [...(filter.userTypes ?? []), ...(filter.userType ? [filter.userType] : [])];
-    if (types.length) {
-      conds.push('u.user_type IN (:userTypes)');
-      rep.userTypes = types;
-    }
-    if (filter.divisionsIds?.length) {
-      conds.push('EXISTS (SELECT 1 FROM user_divisions ud WHERE ud.user_id = u.id AND ud.division_id IN (:divIds))');
-      rep.divIds = filter.divisionsIds;
-    }
-    if (filter.id?.length) {
-      conds.push('u.id IN (:ids)');
-      rep.ids = filter.id;
-    }
-    if (filter.enabledOnly || filter.status === 'enabledOnly') conds.push('u.is_active AND NOT u.creating');
-    if (filter.lockedOnly || filter.status === 'lockedOnly') conds.push('(u.password_locked_out OR u.locked_due_inactivity)');
-    if (filter.notActivatedOnly || filter.status === 'notActivatedOnly') conds.push('NOT u.email_confirmed');
-    return { sql: conds.length ? `WHERE ${conds.join(' AND ')}` : '', rep };
-  }
-
   async list(q: ListQuery<UserListFilter>, scope: UserScope): Promise<{ rows: UserRecord[]; total: number }> {
-    const { sql, rep } = this.where(q.filter, scope);
-    const dir = q.sortOrder === 'DESC' ? 'DESC' : 'ASC';
-    const order = SORT_SQL[q.sortField]
-      .split(', ')
-      .map((c) => `${c} ${dir}${q.sortField === 'lastLogin' ? (dir === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST') : ''}`)
-      .join(', ');
-    const rows = await this.sequelize.query<Row>(
-      `SELECT * FROM (${SELECT} ${sql}) u ORDER BY ${order}, u.id ${dir} LIMIT :limit OFFSET :offset`,
-      { replacements: { ...rep, limit: q.limit, offset: q.offset }, type: QueryTypes.SELECT },
-    );
-    const [{ total }] = await this.sequelize.query<{ total: number }>(`SELECT count(*)::int AS total FROM users u ${sql}`, {
-      replacements: rep,
-      type: QueryTypes.SELECT,
-    });
+    const { sql, countSql, params } = userListSql(q, scope);
+    const { rows, total } = await windowedPage<Row>(this.sequelize, sql, params, countSql, q.offset);
     return { rows: rows.map(toRecord), total };
   }
 
   async lookups(filter: UserListFilter, scope: UserScope) {
-    const { sql, rep } = this.where(filter, scope);
+    const params: unknown[] = [];
+    const where = userListWhere(filter, scope, params);
     return this.sequelize.query<{ id: number; fullName: string; email: string; userType: string }>(
       `SELECT u.id, u.first_name || ' ' || u.last_name AS "fullName", u.email, u.user_type AS "userType"
-         FROM users u ${sql} ORDER BY lower(u.first_name), lower(u.last_name), u.id LIMIT 1000`,
-      { replacements: rep, type: QueryTypes.SELECT },
+         FROM users u ${where} ORDER BY lower(u.first_name), lower(u.last_name), u.id LIMIT 1000`,
+      { bind: params, type: QueryTypes.SELECT },
     );
   }
 
