@@ -473,6 +473,8 @@ export interface DivisionClaim {
   claimId: number;
   divisionId: number;
   expiresAt: string;
+  /** The on-hold tasks resumed by the claim (claimed with resumeTask). */
+  resumedTaskIds?: number[];
 }
 
 /** One calls-card row (GET /api/placement-tasks/division/group). */
@@ -488,6 +490,9 @@ export interface CallsCardRow {
   uncalledCount: number;
   claim: { id: number; claimedById: number; claimedByName: string } | null;
   circle: 'expired' | 'claimed' | 'active';
+  /** The division's bulk hold (NoBedsAvailable, NoSecureBeds, CallBack) while it lasts: its tasks, new ones too, are held until then. */
+  holdUntil: string | null;
+  holdResult: string | null;
 }
 
 export interface PlacementLogRow {

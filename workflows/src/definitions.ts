@@ -185,6 +185,16 @@ export interface CaseCommandResult {
   notifiedUserIds?: number[];
   /** The video meeting the command created, joined or ended. */
   meetingId?: number;
+  /**
+   * Placement tasks whose callback timers stop: the case left placement (closed, reworked, put on
+   * hold). The case workflow signals them; the firing step checks the case status as well.
+   */
+  cancelledCallbacks?: number[];
+  /**
+   * Callback timers to start (signal-with-start, by the API): tasks created held by a division's
+   * bulk hold, and the pending follow-ups of a case that is back in placement.
+   */
+  callbackTimers?: Array<{ taskId: number; callbackAt: string }>;
 }
 
 /** Failure types of the case workflow's Updates are the coded errors of spec 01 §8. */

@@ -128,6 +128,7 @@ export class CaseCommandsHandler {
         if (done) return { ok: true as const, ...done };
         const row = await repo.lock(db, caseId);
         if (!row) refuse(ErrorCode.NotFound, 'Requested data not found');
+        const statusBefore = row!.status; // the move updates the row object
         const applied = await apply(db, row!, command, travel);
         // The notifications of the change, in its transaction (their live events go out on commit).
         const notified = new Set<number>();
@@ -144,11 +145,13 @@ export class CaseCommandsHandler {
           });
         }
         const state = (await repo.state(db, caseId))!;
+        const timers = await callbackTimersAfter(db, statusBefore, state.status, caseId, applied.taskIds ?? []);
         const result: CaseCommandResult = {
           state,
           ...(applied.requestId ? { requestId: applied.requestId } : {}),
           ...(applied.taskIds ? { taskIds: applied.taskIds } : {}),
           ...(applied.meetingId ? { meetingId: applied.meetingId } : {}),
+          ...timers,
           notifiedUserIds: [...notified],
         };
         // Raised above: nothing left for the workflow's raiseCaseNotifications (kept for runs recorded before).
@@ -581,6 +584,32 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       return { notifications: [] };
     }
   }
+}
+
+/**
+ * The callback timers a command starts or stops (spec 02 §4 "Callbacks"). New tasks of a division
+ * on a bulk hold are created held (their timers start). A case that leaves placement (closed,
+ * reworked, put on hold) stops the timers of its tasks: a callback never fires for it; a case that
+ * comes back to placement starts the timers of its follow-ups still pending (one already past
+ * comes due at once).
+ */
+async function callbackTimersAfter(
+  db: Sql,
+  before: string,
+  after: string,
+  caseId: number,
+  newTaskIds: number[],
+): Promise<Pick<CaseCommandResult, 'cancelledCallbacks' | 'callbackTimers'>> {
+  const held = await repo.holdNewTasks(db, newTaskIds);
+  const wasPlaced = PLACEMENT_CASE_STATUSES.includes(before);
+  const isPlaced = PLACEMENT_CASE_STATUSES.includes(after);
+  if (wasPlaced && !isPlaced) {
+    const cancelledCallbacks = (await repo.pendingCallbacks(db, caseId)).map((t) => t.taskId);
+    return cancelledCallbacks.length ? { cancelledCallbacks } : {};
+  }
+  const timers = new Map(held.map((t) => [t.taskId, t.callbackAt]));
+  if (!wasPlaced && isPlaced) for (const t of await repo.pendingCallbacks(db, caseId)) timers.set(t.taskId, t.callbackAt);
+  return timers.size ? { callbackTimers: [...timers].map(([taskId, callbackAt]) => ({ taskId, callbackAt })) } : {};
 }
 
 function requestCreatedNotifications(

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCode, fail, isErrorCode, type UserContext } from '@crisis/forms';
-import { caseCommandFailure, runCaseCommand, type CaseCommand, type CaseCommandResult } from '@crisis/workflows';
+import { caseCommandFailure, runCaseCommand, setCallbackTimer, type CaseCommand, type CaseCommandResult } from '@crisis/workflows';
 import { auditValues, requestContext } from '../common/request-context';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 
@@ -50,6 +50,7 @@ export class CaseCommandsService {
     try {
       const client = await this.temporal.get();
       result = await withinDeadline(runCaseCommand(client, caseId, command, { taskQueue: this.temporal.taskQueue }), UPDATE_DEADLINE_MS);
+      if (result.callbackTimers?.length) void this.startCallbackTimers(client, caseId, result.callbackTimers);
     } catch (err) {
       const failure = caseCommandFailure(err);
       if (!failure || !isErrorCode(failure.code)) {
@@ -62,5 +63,18 @@ export class CaseCommandsService {
     if (audit && ctx) ctx.auditWritten = true;
     auditValues({ status: result.state.status, requestId: result.requestId });
     return result;
+  }
+
+  /**
+   * Starts the callback timers a command asked for (held new tasks, a case back in placement). Not
+   * awaited by the caller: the change is committed, and a timer not set now is made up for by the
+   * callbacks sweep (the task row holds the callback time).
+   */
+  private async startCallbackTimers(client: Awaited<ReturnType<TemporalClientService['get']>>, caseId: number, timers: Array<{ taskId: number; callbackAt: string }>) {
+    try {
+      await Promise.all(timers.map((t) => setCallbackTimer(client, t.taskId, t.callbackAt, { taskQueue: this.temporal.taskQueue })));
+    } catch (err) {
+      this.log.warn(`case ${caseId}: callback timers not set (${(err as Error).message}); the callbacks sweep will make the tasks due`);
+    }
   }
 }

@@ -15,6 +15,9 @@ import { Case } from './models/case.model';
 import { CaseActivity } from './models/case-activity.model';
 import { CaseRequest } from './models/case-request.model';
 
+/** The note of a call a division hold logs on a task (the bulk result's own cases and the ones after it). */
+export const DIVISION_HOLD_NOTE = 'Division on hold (bulk result)';
+
 /** The case row a command is checked against (locked for the command's transaction). */
 export interface CaseRow {
   id: number;
@@ -119,6 +122,46 @@ export const caseRepository = {
   async hasPlacementTasks(db: Sql, caseId: number): Promise<boolean> {
     const { rows } = await db.query('SELECT 1 FROM placement_tasks WHERE case_id = $1 LIMIT 1', [caseId]);
     return rows.length > 0;
+  },
+
+  /**
+   * Tasks just created for a division on a bulk hold (spec 02 §4: a bulk NoBedsAvailable,
+   * NoSecureBeds or CallBack applies to the current and future cases of the division until it
+   * expires) start held, as the cases held when the bulk result was logged: the hold's result is
+   * their last call (logged by the coordinator who set the hold) and its end their callback time.
+   * Returns the callback timers to start.
+   */
+  async holdNewTasks(db: Sql, taskIds: number[]): Promise<Array<{ taskId: number; callbackAt: string }>> {
+    if (!taskIds.length) return [];
+    const { rows } = await db.query<{ task_id: number; callback_at: Date | string }>(
+      `WITH h AS (
+         SELECT DISTINCT ON (t.id) t.id AS task_id, t.case_id, t.division_id, h.result, h.until, h.created_by,
+                coalesce(u.first_name || ' ' || u.last_name, 'System') AS created_by_name
+           FROM placement_tasks t
+           JOIN division_holds h ON h.division_id = t.division_id AND h.released_at IS NULL AND h.until > now()
+           LEFT JOIN users u ON u.id = h.created_by
+          WHERE t.id = ANY($1::int[]) AND t.last_call_id IS NULL
+          ORDER BY t.id, h.until DESC
+       ), ins AS (
+         INSERT INTO placement_calls (task_id, case_id, division_id, result, note, callback_at, created_by, created_by_name)
+         SELECT task_id, case_id, division_id, result, $2, until, created_by, created_by_name FROM h
+         RETURNING id, task_id, callback_at
+       )
+       UPDATE placement_tasks t SET last_call_id = ins.id, callback_at = ins.callback_at, due_at = NULL, updated_at = now()
+         FROM ins WHERE t.id = ins.task_id
+       RETURNING t.id AS task_id, t.callback_at`,
+      [taskIds, DIVISION_HOLD_NOTE],
+    );
+    return rows.map((r) => ({ taskId: r.task_id, callbackAt: new Date(r.callback_at).toISOString() }));
+  },
+
+  /** The case's tasks whose follow-up has not come due yet (each has a callback timer while the case is placed). */
+  async pendingCallbacks(db: Sql, caseId: number): Promise<Array<{ taskId: number; callbackAt: string }>> {
+    const { rows } = await db.query<{ id: number; callback_at: Date | string }>(
+      'SELECT id, callback_at FROM placement_tasks WHERE case_id = $1 AND callback_at IS NOT NULL AND due_at IS NULL ORDER BY id',
+      [caseId],
+    );
+    return rows.map((r) => ({ taskId: r.id, callbackAt: new Date(r.callback_at).toISOString() }));
   },
 
   /** The case's requests, newest first. */

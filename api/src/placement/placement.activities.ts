@@ -1,4 +1,4 @@
-import { LIVE_CHANNEL, LiveRoom, recipientsOf } from '@crisis/forms';
+import { LIVE_CHANNEL, LiveRoom, PLACEMENT_CASE_STATUSES, recipientsOf } from '@crisis/forms';
 import type { PlacementActivities } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
 import { caseRepository } from '../cases/case.repository';
@@ -11,15 +11,18 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
     /**
      * Makes the task due if it still has this callback time, raises a CallbackAt notification for
      * the coordinator who set it (every coordinator when the system set it), and tells the calls card. Returns false when the task moved on.
+     * A case no longer being placed (closed, reworked, on hold) never gets a callback: its row is
+     * read here, under lock, whatever became of the timer's cancel signal.
      */
     async markCallbackDue(taskId, callbackAt) {
       return inTransaction(sequelize, async (db) => {
         const { rows } = await db.query<{ case_id: number; division_id: number; division_name: string; created_by: number | null }>(
           `UPDATE placement_tasks t SET due_at = now()
-            WHERE t.id = $1 AND t.callback_at = $2::timestamptz AND t.due_at IS NULL
+             FROM (SELECT id FROM cases WHERE id = (SELECT case_id FROM placement_tasks WHERE id = $1) AND status = ANY($3::text[]) FOR SHARE) c
+            WHERE t.id = $1 AND t.case_id = c.id AND t.callback_at = $2::timestamptz AND t.due_at IS NULL
             RETURNING t.case_id, t.division_id, (SELECT name FROM divisions WHERE id = t.division_id) AS division_name,
                       (SELECT created_by FROM placement_calls WHERE id = t.last_call_id) AS created_by`,
-          [taskId, callbackAt],
+          [taskId, callbackAt, PLACEMENT_CASE_STATUSES],
         );
         const task = rows[0];
         if (!task) return false;
@@ -40,10 +43,10 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
     /** Makes due the tasks whose callback passed `graceSeconds` ago without their timer firing. */
     async sweepDueCallbacks(graceSeconds) {
       const { rows } = await pool.query<{ id: number; callback_at: Date | string }>(
-        `SELECT id, callback_at FROM placement_tasks
-          WHERE callback_at IS NOT NULL AND due_at IS NULL AND callback_at <= now() - make_interval(secs => $1)
-          ORDER BY callback_at LIMIT 1000`,
-        [graceSeconds],
+        `SELECT t.id, t.callback_at FROM placement_tasks t JOIN cases c ON c.id = t.case_id AND c.status = ANY($2::text[])
+          WHERE t.callback_at IS NOT NULL AND t.due_at IS NULL AND t.callback_at <= now() - make_interval(secs => $1)
+          ORDER BY t.callback_at LIMIT 1000`,
+        [graceSeconds, PLACEMENT_CASE_STATUSES],
       );
       let fired = 0;
       for (const r of rows) if (await activities.markCallbackDue(r.id, new Date(r.callback_at).toISOString())) fired++;

@@ -59,10 +59,14 @@ export class PlacementTasksController {
   @HttpCode(200)
   @ApiParam({ name: 'id', type: Number, description: 'referring division id' })
   @ApiSchemaBody('divisionClaim')
-  @ApiOkResponse({ description: '{ claimId, divisionId, expiresAt }: renew it with PUT /api/claims/{claimId}/extend every 60 s' })
+  @ApiOkResponse({
+    description:
+      '{ claimId, divisionId, expiresAt, resumedTaskIds }: renew it with PUT /api/claims/{claimId}/extend every 60 s. ' +
+      'resumeTask: true resumes the on-hold tasks instead of waiting for their callback (the division\'s bulk hold ends, the tasks are due now)',
+  })
   @ApiConflictResponse({ description: 'INV.DIVISION.ALREADY.CLAIMED (payload divisionId, claimedByName, claimedById)' })
-  claim(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('divisionClaim')) _body: { resumeTask?: boolean | null }) {
-    return this.placement.claimDivision(user, id);
+  claim(@CurrentUser() user: UserContext, @IdParam() id: number, @Body(schema('divisionClaim')) body: { resumeTask?: boolean | null }) {
+    return this.placement.claimDivision(user, id, body?.resumeTask === true);
   }
 
   @Route('GET', 'claim/:id', 'manage', 'Placement')

@@ -30,6 +30,7 @@ import { select } from '../reference/reference-sql';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService } from '../cases/cases.service';
+import { DIVISION_HOLD_NOTE } from '../cases/case.repository';
 
 /** Division claims are claims on object type PlacementTask with the division's id (spec 02 §3 Claim). */
 export const DIVISION_CLAIM_TYPE = 'PlacementTask';
@@ -135,15 +136,20 @@ export class PlacementService {
   // Division claims and the call log
   // -------------------------------------------------------------------------------------------
 
-  /** Claims a division's tasks across every case (exclusive); returns the claim. */
-  async claimDivision(user: UserContext, divisionId: number) {
+  /**
+   * Claims a division's tasks across every case (exclusive); returns the claim. With `resumeTask`
+   * the division's on-hold tasks are resumed instead of waited for (spec 02 §4 "An on-hold task
+   * can be resumed instead of claimed"): its bulk hold ends and they are due now.
+   */
+  async claimDivision(user: UserContext, divisionId: number, resumeTask = false) {
     const [division] = await select<{ id: number }>(this.sequelize, `SELECT id FROM divisions WHERE id = $1 AND type = 'Referring'`, [divisionId]);
     if (!division) throw notFound();
     try {
       const claim = await this.claims.claim(user, { objectType: DIVISION_CLAIM_TYPE, objectId: divisionId, extendBy: DIVISION_CLAIM_SECONDS });
       auditValues({ divisionId });
+      const resumed = resumeTask ? await this.resumeHeldTasks(divisionId) : [];
       await this.live.publish(LiveRoom.calls, 'division.claimed', { divisionId, claimedByName: claim.subjectName });
-      return { claimId: claim.id, divisionId, expiresAt: claim.expiresAt };
+      return { claimId: claim.id, divisionId, expiresAt: claim.expiresAt, resumedTaskIds: resumed };
     } catch (err) {
       if (err instanceof CodedError && err.code === ErrorCode.ObjectAlreadyClaimed) {
         const p = (err.payload ?? {}) as { subjectId?: number; subjectName?: string };
@@ -153,6 +159,37 @@ export class PlacementService {
       }
       throw err;
     }
+  }
+
+  /**
+   * Resumes the on-hold tasks of a division just claimed: its active bulk holds end (future cases
+   * are no longer created held), and the tasks of the cases being placed whose last result holds
+   * them (NoBedsAvailable, NoSecureBeds, CallBack with a callback still ahead) are due now, their
+   * timers stopped. Returns the resumed task ids.
+   */
+  private async resumeHeldTasks(divisionId: number): Promise<number[]> {
+    await select(this.sequelize, 'UPDATE division_holds SET released_at = now() WHERE division_id = $1 AND released_at IS NULL AND until > now()', [divisionId]);
+    const resumed = await select<{ id: number; case_id: number }>(
+      this.sequelize,
+      `UPDATE placement_tasks t SET callback_at = now(), due_at = now(), updated_at = now()
+         FROM placement_calls lc, cases c
+        WHERE t.division_id = $1 AND lc.id = t.last_call_id AND lc.result = ANY($2::text[]) AND t.callback_at > now()
+          AND c.id = t.case_id AND c.status = ANY($3::text[])
+        RETURNING t.id, t.case_id`,
+      [divisionId, CALLBACK_RESULTS, PLACEMENT_CASE_STATUSES],
+    );
+    if (!resumed.length) return [];
+    auditValues({ resumedTaskIds: resumed.map((r) => r.id) });
+    const caseIds = [...new Set(resumed.map((r) => r.case_id))];
+    await this.live.publishAll([
+      ...caseIds.map((caseId): LiveMessage => ({ room: LiveRoom.case(caseId), event: 'placements.updated', data: { caseId } })),
+      { room: LiveRoom.calls, event: 'calls.updated', data: { divisionId } },
+    ]);
+    const timers = new Map(resumed.map((r): [number, string | null] => [r.id, null]));
+    await afterCommit('callback timers of resumed tasks', async () => {
+      void this.startTimers(timers);
+    });
+    return resumed.map((r) => r.id);
   }
 
   /** The caller's claim, active: else INV.CLAIM.IS.OVERDUE.OR.INACTIVE (the call log's cancel flow). */
@@ -328,7 +365,7 @@ export class PlacementService {
           WHERE t.division_id = $1 AND c.status = ANY($2::text[]) AND c.status <> 'Closed' AND NOT (t.id = ANY($3::int[])) FOR UPDATE OF t`,
         [divisionId, PLACEMENT_CASE_STATUSES, ids],
       );
-      await writeCalls(others.map((t) => ({ t, result: holdUntil!.result, note: 'Division on hold (bulk result)', callbackAt: holdUntil!.until })));
+      await writeCalls(others.map((t) => ({ t, result: holdUntil!.result, note: DIVISION_HOLD_NOTE, callbackAt: holdUntil!.until })));
     }
 
     for (const caseId of granted) {
@@ -400,9 +437,12 @@ export class PlacementService {
               g.uncalled AS "uncalledCount",
               CASE WHEN cl.id IS NULL THEN NULL ELSE json_build_object('id', cl.id, 'claimedById', cl.subject_id, 'claimedByName', cl.subject_name) END AS claim,
               CASE WHEN g.recent_callback_at < now() THEN 'expired' WHEN cl.id IS NOT NULL THEN 'claimed' ELSE 'active' END AS circle,
+              h.until AS "holdUntil", h.result AS "holdResult",
               count(*) OVER ()::int AS total
          FROM g JOIN divisions d ON d.id = g.division_id JOIN facilities f ON f.id = d.facility_id
          LEFT JOIN claims cl ON cl.object_type = $2 AND cl.object_id = d.id::text AND cl.released_at IS NULL AND cl.expires_at > now()
+         LEFT JOIN LATERAL (SELECT until, result FROM division_holds WHERE division_id = d.id AND released_at IS NULL AND until > now()
+                             ORDER BY until DESC LIMIT 1) h ON true
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY (g.uncalled > 0) DESC, g.recent_callback_at NULLS FIRST, lower(f.name), d.id
         LIMIT $${limit} OFFSET $${offset}`,

@@ -18,6 +18,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -25,7 +26,15 @@ import {
 // The rule tables only (not the package index, which brings ajv into the workflow bundle).
 import { CASE_STATUS_GROUPS, COMMANDS_ON_CLOSED_CASE, ErrorCode, allowedTargets, closeBlockedByRequest, type ErrorCodeName } from '@crisis/forms/rules';
 import type { Activities } from '../definitions';
-import { caseCommandUpdate, caseStateQuery, type CaseCommand, type CaseCommandResult, type CaseState } from '../definitions';
+import {
+  callbackChangedSignal,
+  callbackWorkflowId,
+  caseCommandUpdate,
+  caseStateQuery,
+  type CaseCommand,
+  type CaseCommandResult,
+  type CaseState,
+} from '../definitions';
 
 // Local activities: a command's transaction runs in the worker that runs the workflow task, with no
 // extra round trip through the server (the status change is on a coordinator's critical path).
@@ -96,6 +105,8 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
           });
         }
         state = outcome.result.state;
+        // The case left placement (closed, reworked, on hold): its callback timers stop.
+        if (outcome.result.cancelledCallbacks?.length) await stopCallbackTimers(outcome.result.cancelledCallbacks);
         const notifiedUserIds = outcome.notifications.length
           ? await raiseCaseNotifications(caseId, command.commandId, outcome.notifications)
           : [];
@@ -125,6 +136,20 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
     }
   }
   await condition(allHandlersFinished);
+}
+
+/**
+ * Tells each task's callback timer that there is no follow-up any more (the timer ends without
+ * firing). A timer that already ended, or never ran, is nothing to stop.
+ */
+async function stopCallbackTimers(taskIds: number[]): Promise<void> {
+  await Promise.all(
+    taskIds.map((taskId) =>
+      getExternalWorkflowHandle(callbackWorkflowId(taskId))
+        .signal(callbackChangedSignal, { callbackAt: null })
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /**

@@ -40,8 +40,9 @@ export const placementMethods = {
   divisionLog: (divisionId: number, query: string, page: number, perPage: number) =>
     http.page<DivisionLogEntry>(`${base}/division/${divisionId}/log?${query}&range=${range(page, perPage)}`),
 
-  claimDivision: async (divisionId: number) => {
-    const claim = await http.post<DivisionClaim>(`${base}/division/${divisionId}/claim`, {});
+  /** Claims a division; `resumeTask` resumes its on-hold tasks instead of waiting for their callback. */
+  claimDivision: async (divisionId: number, resumeTask = false) => {
+    const claim = await http.post<DivisionClaim>(`${base}/division/${divisionId}/claim`, { resumeTask });
     const seconds = Math.max(4, Math.round((Date.parse(claim.expiresAt) - Date.now()) / 1000));
     try {
       sessionStorage.setItem(LEASE_KEY(claim.claimId), String(seconds));

@@ -11,6 +11,7 @@ import {
   CardContent,
   CardHeader,
   Checkbox,
+  Chip,
   FormControlLabel,
   TextField,
   Tooltip,
@@ -54,12 +55,13 @@ export function CallsCard() {
   // The calls room is joined by the server on connection: no join here.
   useLiveEvent(null, LIVE_EVENTS, load);
 
-  const claim = async (row: CallsCardRow) => {
+  /** Claims the division (and opens its call log); `resume` resumes its on-hold tasks first. */
+  const claim = async (row: CallsCardRow, resume = false) => {
     if (busy) return;
     setBusy(row.divisionId);
     setClaimedBy(null);
     try {
-      const claimed = await dp.claimDivision(row.divisionId);
+      const claimed = await dp.claimDivision(row.divisionId, resume);
       navigate(`/call-log/claim/${claimed.claimId}`);
     } catch (e) {
       if (isCodedError(e) && e.code === ErrorCode.DivisionAlreadyClaimed) {
@@ -119,24 +121,60 @@ export function CallsCard() {
             { label: 'Preferred', render: (row) => row.preferredCount },
             {
               label: 'Recent callback',
-              render: (row) => (row.recentCallbackAt ? formatDateTime(row.recentCallbackAt) : row.uncalledCount ? 'Not called yet' : ''),
+              render: (row) => (
+                <>
+                  {row.recentCallbackAt ? formatDateTime(row.recentCallbackAt) : row.uncalledCount ? 'Not called yet' : ''}
+                  {row.holdUntil && (
+                    <Tooltip title={`Bulk ${row.holdResult ?? 'hold'}: every case of the division, new ones too, is held until then`}>
+                      <Chip
+                        size="small"
+                        color="warning"
+                        label={`On hold until ${formatDateTime(row.holdUntil)}`}
+                        sx={{ ml: 1 }}
+                        data-testid="calls-card-hold"
+                      />
+                    </Tooltip>
+                  )}
+                </>
+              ),
             },
             { label: 'Claimed by', cell: { 'data-testid': 'calls-card-claim' }, render: (row) => (row.claim ? `Claimed by ${row.claim.claimedByName}` : '') },
             {
               align: 'right',
               render: (row) => (
-                <Button
-                  size="small"
-                  variant="outlined"
-                  disabled={busy === row.divisionId}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    void claim(row);
-                  }}
-                  data-testid="calls-card-claim-button"
-                >
-                  Claim
-                </Button>
+                <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
+                  {row.holdUntil && (
+                    <Tooltip title="End the hold: its tasks are due now, then claim the division">
+                      <span>
+                        <Button
+                          size="small"
+                          variant="outlined"
+                          color="warning"
+                          disabled={busy === row.divisionId}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            void claim(row, true);
+                          }}
+                          data-testid="calls-card-resume-button"
+                        >
+                          Resume
+                        </Button>
+                      </span>
+                    </Tooltip>
+                  )}
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    disabled={busy === row.divisionId}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      void claim(row);
+                    }}
+                    data-testid="calls-card-claim-button"
+                  >
+                    Claim
+                  </Button>
+                </Box>
               ),
             },
           ]}
@@ -149,6 +187,7 @@ export function CallsCard() {
             'data-testid': 'calls-card-row',
             'data-division-id': row.divisionId,
             'data-circle': row.circle,
+            'data-on-hold': row.holdUntil ? 'true' : 'false',
           })}
           emptyText={`No calls to make${withinTwoHours ? ' within two hours' : ''}.`}
           emptyCell={{ sx: { color: 'text.secondary' }, 'data-testid': 'calls-card-empty' }}
