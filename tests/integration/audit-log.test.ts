@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { parse } from 'csv-parse/sync';
-import { CROSS_TIME_MESSAGE, ErrorCode, UserType } from '@crisis/forms';
+import { AUDIT_LOG_COUNT_CAP, CROSS_TIME_MESSAGE, ErrorCode, UserType } from '@crisis/forms';
 import { api, API_URL } from '../support/api';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
@@ -179,11 +179,34 @@ describe('audit log', () => {
     expect(garbage.body.fields.map((f: any) => f.field).sort()).toEqual(['filter.from', 'filter.success', 'filter.userId']);
   });
 
+  it('counts the total up to 1,000 ("1,000+" beyond), exactly below it, and pages past the last page', async () => {
+    const who = `cap-${Date.now()}`;
+    const insert = (n: number, name: string) =>
+      db.query(
+        `INSERT INTO audit_log (performed_at, main_action, kind, user_name, email, success)
+         SELECT now() - make_interval(secs => g), 'Test.Cap', 'Action', $2, $2 || '@example.org', true FROM generate_series(1, $1::int) g`,
+        [n, name],
+      );
+    await insert(AUDIT_LOG_COUNT_CAP + 10, who);
+    await insert(7, `${who}-few`);
+    const many = await api('GET', `/api/audit-log?range=${enc([0, 24])}&filter=${enc({ user: who })}`, { token: admin });
+    expect(many.body).toHaveLength(25);
+    expect(many.headers.get('content-range')).toBe(`audit-log 0-24/${AUDIT_LOG_COUNT_CAP + 1}`);
+    const few = await api('GET', `/api/audit-log?range=${enc([0, 24])}&filter=${enc({ user: `${who}-few` })}`, { token: admin });
+    expect(few.headers.get('content-range')).toBe('audit-log 0-6/7');
+    const past = await api('GET', `/api/audit-log?range=${enc([50, 74])}&filter=${enc({ user: `${who}-few` })}`, { token: admin });
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('content-range')).toBe('audit-log */7');
+    const spec = await api('GET', `/api/audit-log/get-all?take=5&includeTotal=true&filter=${enc({ user: who })}`, { token: admin });
+    expect(spec.body.total).toBe(AUDIT_LOG_COUNT_CAP + 1);
+    expect(spec.body.items).toHaveLength(5);
+  });
+
   it('defaults the range to the last day', async () => {
     const { rows } = await db.query("SELECT count(*)::int AS n FROM audit_log WHERE performed_at >= now() - interval '1 day'");
     const res = await api('GET', '/api/audit-log/get-all?take=1&includeTotal=true', { token: admin });
-    // Entries may be added between the two reads (sign-ins, other suites), never fewer.
-    expect(res.body.total).toBeGreaterThanOrEqual(rows[0].n - 0);
+    // Entries may be added between the two reads (sign-ins, other suites), never fewer; counted up to the cap.
+    expect(res.body.total).toBeGreaterThanOrEqual(Math.min(rows[0].n, AUDIT_LOG_COUNT_CAP + 1));
     const old = await api('GET', `/api/audit-log/get-all?take=1&includeTotal=true&filter=${enc({ from: '2001-01-01T00:00:00Z', to: '2001-01-02T00:00:00Z' })}`, { token: admin });
     expect(old.body).toEqual({ items: [], total: 0 });
   });

@@ -3,7 +3,7 @@ import { Box, Button, Chip, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Datagrid, FunctionField, List, TextField, TopToolbar, useListContext, useNotify } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@crisis/forms';
+import { AUDIT_LOG_COUNT_CAP, AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@crisis/forms';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
@@ -37,7 +37,7 @@ function DownloadCsvButton() {
 function ListActions() {
   return (
     <TopToolbar sx={{ alignItems: 'center' }}>
-      <FoundTotal testId="audit-total" />
+      <FoundTotal testId="audit-total" countCap={AUDIT_LOG_COUNT_CAP} />
       <DownloadCsvButton />
     </TopToolbar>
   );
@@ -105,7 +105,7 @@ export function AuditLogList() {
         filterDefaultValues={auditLogDefaultFilter()}
         sort={AUDIT_LOG_DEFAULT_SORT}
         perPage={25}
-        pagination={<ListPager />}
+        pagination={<ListPager countCap={AUDIT_LOG_COUNT_CAP} />}
         actions={<ListActions />}
         empty={false}
         storeKey="activity.listParams"

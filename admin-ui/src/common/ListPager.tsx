@@ -25,10 +25,19 @@ BoundedPaginationActions.displayName = 'BoundedPaginationActions';
  * A react-admin `pagination` element: `<List pagination={<ListPager />}>`. Pass
  * `rowsPerPageOptions={[]}` for a list that pages at a fixed size (no selector).
  */
-export function ListPager({ rowsPerPageOptions = DEFAULT_ROWS_PER_PAGE_OPTIONS }: { rowsPerPageOptions?: number[] }) {
+export function ListPager({ rowsPerPageOptions = DEFAULT_ROWS_PER_PAGE_OPTIONS, countCap }: { rowsPerPageOptions?: number[]; countCap?: number }) {
   const { total, perPage } = useListPaginationContext();
   if (total == null || total <= perPage) return null;
-  return <Pagination rowsPerPageOptions={rowsPerPageOptions} actions={BoundedPaginationActions} data-testid="list-pager" />;
+  // A list whose API counts up to a cap (total = cap + 1 beyond it) says "of 1,000+".
+  const capped = countCap !== undefined && total > countCap;
+  return (
+    <Pagination
+      rowsPerPageOptions={rowsPerPageOptions}
+      actions={BoundedPaginationActions}
+      data-testid="list-pager"
+      {...(capped ? { labelDisplayedRows: ({ from, to }: { from: number; to: number }) => `${from}–${to} of ${countCap.toLocaleString('en-US')}+` } : {})}
+    />
+  );
 }
 
 /**

@@ -9,12 +9,13 @@ import { PageTitle } from './PageTitle';
 export const activeOnlyFilter = <BooleanInput key="active" source="showActiveOnly" label="Active only" alwaysOn helperText={false} sx={{ ml: 1 }} />;
 
 /** "N found" above a list, once its total is known. */
-export function FoundTotal({ testId }: { testId?: string }) {
+/** "N found"; for a list counted up to `countCap` (total = cap + 1 beyond it), "1,000+ found". */
+export function FoundTotal({ testId, countCap }: { testId?: string; countCap?: number }) {
   const { total, isPending } = useListContext();
   if (isPending || total === undefined) return null;
   return (
     <Typography variant="body2" color="text.secondary" data-testid={testId}>
-      {total} found
+      {countCap !== undefined && total > countCap ? `${countCap.toLocaleString('en-US')}+` : total} found
     </Typography>
   );
 }

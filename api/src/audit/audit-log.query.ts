@@ -4,7 +4,7 @@
  * paging is stable; the default sort is an index range scan on (performed_at, id) or, for a facility
  * admin, (facility_id, performed_at, id) (migration 20261121-0500).
  */
-import { auditLogRange, type AuditLogFilter, type AuditLogSortField } from '@crisis/forms';
+import { AUDIT_LOG_COUNT_CAP, auditLogRange, type AuditLogFilter, type AuditLogSortField } from '@crisis/forms';
 
 export interface AuditLogScope {
   /** null: the global table (ITP admin); a number: that facility's entries only. */
@@ -79,21 +79,28 @@ export interface AuditLogPageQuery {
   limit: number;
 }
 
+/**
+ * A page of entries, each row with the filtered total counted up to AUDIT_LOG_COUNT_CAP + 1 (one
+ * statement: the count stops after the cap's entries instead of reading the whole range).
+ */
 export function auditLogPageSql(q: AuditLogPageQuery, now = Date.now()): SqlQuery {
   const params: unknown[] = [];
   const where = auditLogWhere(q.filter, q.scope, params, now);
   params.push(q.limit, q.offset);
   return {
-    sql: `SELECT ${AUDIT_LOG_COLUMNS} FROM audit_log WHERE ${where}
+    sql: `SELECT ${AUDIT_LOG_COLUMNS}, (${cappedCount(where)}) AS total FROM audit_log WHERE ${where}
           ORDER BY ${auditLogOrderBy(q.sortField, q.sortOrder)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   };
 }
 
+/** The filtered total on its own (a page past the last one), counted up to the same cap. */
 export function auditLogCountSql(filter: AuditLogFilter, scope: AuditLogScope, now = Date.now()): SqlQuery {
   const params: unknown[] = [];
-  return { sql: `SELECT count(*)::int AS total FROM audit_log WHERE ${auditLogWhere(filter, scope, params, now)}`, params };
+  return { sql: `SELECT (${cappedCount(auditLogWhere(filter, scope, params, now))}) AS n`, params };
 }
+
+const cappedCount = (where: string) => `SELECT count(*)::int FROM (SELECT 1 FROM audit_log WHERE ${where} LIMIT ${AUDIT_LOG_COUNT_CAP + 1}) capped`;
 
 /**
  * Distinct main actions, as a loose index scan on (main_action) or (facility_id, main_action): one
