@@ -1,5 +1,9 @@
+import path from 'path';
 import { expect, test } from '@playwright/test';
+import { db } from '../support/db';
 import { signIn } from './support';
+
+const SHOTS = path.resolve(__dirname, '..', '..', '.data', 'test', 'audit-shots');
 
 /** The audit log journey (spec 03 §2 /activity, /activity/{id}): the ITP admin sees entries and opens one. */
 test('the ITP admin opens /activity, sees entries, filters, opens one and downloads the CSV', async ({ page }) => {
@@ -29,4 +33,21 @@ test('the ITP admin opens /activity, sees entries, filters, opens one and downlo
   await page.getByTestId('audit-back').click();
   await expect(page).toHaveURL(/\/activity$/);
   await expect(links.first()).toBeVisible();
+});
+
+test('a range with more than 1,000 entries says "1,000+ found" and pages on', async ({ page }) => {
+  const action = `Test.Busy${Date.now()}`;
+  await db.query(
+    `INSERT INTO audit_log (performed_at, main_action, kind, user_name, email, success)
+     SELECT now() - make_interval(secs => g), $1, 'Action', 'Busy Day', 'busy@example.org', true FROM generate_series(1, 1010) g`,
+    [action],
+  );
+  await signIn(page, 'admin@itp.example.org', '/activity');
+  await page.goto(`/activity?filter=${encodeURIComponent(JSON.stringify({ mainAction: action }))}`);
+  await expect(page.getByTestId('audit-total')).toHaveText('1,000+ found', { timeout: 20_000 });
+  const pager = page.getByTestId('list-pager');
+  await expect(pager).toContainText('1–25 of 1,000+');
+  await pager.getByRole('button', { name: 'Go to next page' }).click();
+  await expect(pager).toContainText('26–50 of 1,000+');
+  await page.screenshot({ path: `${SHOTS}/audit-capped.png`, fullPage: false });
 });
