@@ -23,10 +23,21 @@ const GROUPS: Array<[string, RegExp]> = [
   ['postgres', /(^|\/)postgres(:| |$)/],
   ['temporal', /temporal server start-dev/],
   ['api', /api\/dist\/main\.js/],
-  ['worker', /workflows\/dist\/worker\.js/],
+  ['worker', /(api|workflows)\/dist\/worker\.js/],
 ];
 
-/** Resident memory of the stack's processes (PostgreSQL with its backends, Temporal, API, worker), in MB. */
+/** This checkout (the bench runs from its root): other checkouts' stacks on the machine are not ours. */
+const ROOT = process.cwd();
+function ofThisCheckout(pid: number): boolean {
+  try {
+    const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    return cwd === ROOT || cwd.startsWith(`${ROOT}/`);
+  } catch {
+    return false;
+  }
+}
+
+/** Resident memory of this checkout's stack (PostgreSQL with its backends, Temporal, API, worker), in MB. */
 export function stackMemory(): Record<string, { rssMb: number; pssMb: number; processes: number }> {
   const ps = execSync('ps -eo pid=,args=', { encoding: 'utf8' });
   const out: Record<string, { rssMb: number; pssMb: number; processes: number }> = {};
@@ -35,7 +46,7 @@ export function stackMemory(): Record<string, { rssMb: number; pssMb: number; pr
     if (!m) continue;
     const [pid, args] = [Number(m[1]), m[2]];
     const group = GROUPS.find(([, re]) => re.test(args))?.[0];
-    if (!group) continue;
+    if (!group || !ofThisCheckout(pid)) continue;
     out[group] ??= { rssMb: 0, pssMb: 0, processes: 0 };
     out[group].rssMb += rssKb(pid) / 1024;
     out[group].pssMb += pssKb(pid) / 1024;

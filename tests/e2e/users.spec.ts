@@ -1,3 +1,4 @@
+import path from 'path';
 import { expect, test } from '@playwright/test';
 import { signIn } from './support';
 
@@ -63,7 +64,7 @@ test('form dynamics, bulk applicability toast, profile and change password', asy
   await page.getByTestId('users-bulk-actions').click();
   await page.getByTestId('users-bulk-activate').click();
   await expect(page.getByText('None of the selected users is suitable for this action')).toBeVisible();
-  await page.screenshot({ path: '../.data/test/e2e-results/users-list.png' });
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'users-list.png') });
 
   // /me: the names are editable, the affiliation read-only.
   await page.goto('/me');
@@ -111,4 +112,23 @@ test("the facility admin invites a facility user into her facility (organization
   await expect(page).toHaveURL(/\/users$/, { timeout: 20_000 });
   await page.getByTestId('users-filter-search').fill(`Fac${run}`);
   await expect(page.getByTestId('users-table')).toContainText('Tampa Bay General Hospital', { timeout: 20_000 });
+});
+
+test("the ITP admin narrows the users list to one facility, then to one of its divisions", async ({ page }) => {
+  await signIn(page, 'admin@itp.example.org', '/users');
+  await expect(page.getByTestId('user-link').first()).toBeVisible({ timeout: 20_000 });
+  const table = page.getByTestId('users-table');
+  await page.getByLabel('Organization type').click();
+  await page.getByRole('option', { name: 'Facility', exact: true }).click();
+  await page.getByTestId('users-filter-organization').fill('Tampa Bay');
+  await page.getByRole('option', { name: 'Tampa Bay General Hospital' }).click();
+  await expect(table).toContainText('David Brooks', { timeout: 20_000 });
+  await expect(table).toContainText('Emma Lopez');
+  await expect(table).not.toContainText('Grace Kim'); // another facility's user
+  await page.getByTestId('users-filter-divisions').click();
+  await page.getByRole('option', { name: 'Emergency Department' }).click();
+  await page.keyboard.press('Escape');
+  await expect(table).not.toContainText('David Brooks', { timeout: 20_000 }); // the facility admin has no division
+  await expect(table).toContainText('Emma Lopez');
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'users-affiliation-filters.png') });
 });

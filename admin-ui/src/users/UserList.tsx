@@ -27,6 +27,7 @@ import {
 } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { FoundTotal } from '../common/ReferenceList';
+import { UserAffiliationFilters } from './UserAffiliationFilters';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';
 import { usersApi } from './usersDataProvider';
@@ -143,7 +144,7 @@ function UserFilters() {
         slotProps={{ htmlInput: { 'data-testid': 'users-filter-search' } }}
       />
       {isItpAdmin && (
-        <MuiTextField select size="small" label="Organization type" value={filterValues.organizationTypes?.[0] ?? ''} onChange={(e) => set('organizationTypes', e.target.value ? [e.target.value] : undefined)} sx={{ minWidth: 180 }} helperText=" ">
+        <MuiTextField select size="small" label="Organization type" value={filterValues.organizationTypes?.[0] ?? ''} onChange={(e) => setFilters({ ...filterValues, organizationTypes: e.target.value ? [e.target.value] : undefined, organizationIds: undefined, divisionsIds: undefined }, undefined, false)} sx={{ minWidth: 180 }} helperText=" ">
           <MenuItem value="">Any</MenuItem>
           {ORGANIZATION_TYPES.map((t) => (
             <MenuItem key={t} value={t}>
@@ -152,6 +153,13 @@ function UserFilters() {
           ))}
         </MuiTextField>
       )}
+      <UserAffiliationFilters
+        organizationType={filterValues.organizationTypes?.[0]}
+        organizationIds={filterValues.organizationIds}
+        divisionsIds={filterValues.divisionsIds}
+        onOrganization={(ids) => setFilters({ ...filterValues, organizationIds: ids, divisionsIds: undefined }, undefined, false)}
+        onDivisions={(ids) => set('divisionsIds', ids)}
+      />
       <MuiTextField select size="small" label="User type" value={filterValues.userTypes?.[0] ?? ''} onChange={(e) => set('userTypes', e.target.value ? [e.target.value] : undefined)} sx={{ minWidth: 180 }} helperText=" ">
         <MenuItem value="">Any</MenuItem>
         {typeChoices.map((t) => (
