@@ -30,6 +30,10 @@ test('the ITP admin creates a facility and a division; duplicates are refused on
 
   await page.getByTestId('facility-add').click();
   await page.waitForURL((u) => u.pathname === '/facilities/create');
+  // The tabs of a saved facility say so before the first save, then General again.
+  await page.getByTestId('facility-tab-preferences').click();
+  await expect(page.getByTestId('facility-save-first')).toContainText('save the facility first');
+  await page.getByTestId('facility-tab-general').click();
   // Saving the empty form shows the shared schema's messages.
   await page.getByTestId('facility-save').click();
   await expect(page.getByText('This field is required').first()).toBeVisible();

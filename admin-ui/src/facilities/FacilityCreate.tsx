@@ -3,7 +3,7 @@ import { normalizeInput } from '@crisis/forms';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { useSavedThen } from '../common/RecordForm';
-import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
+import { FacilityTabs, SaveFacilityFirstTab } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
 import { facilityTabsFor } from './facilityTabVisibility';
 import { toFacilityPayload } from './facilityPayload';
@@ -23,7 +23,7 @@ export function FacilityCreate() {
       <FacilityTabs
         basePath="/facilities/create"
         tabs={facilityTabsFor(session, true)}
-        render={(tab) => (tab.key === 'general' ? <FacilityForm isNew /> : <ComingSoonTab label={tab.label} />)}
+        render={(tab) => (tab.key === 'general' ? <FacilityForm isNew /> : <SaveFacilityFirstTab label={tab.label} />)}
       />
     </Create>
   );

@@ -12,7 +12,7 @@ import { DivisionsTab } from './divisions/DivisionsTab';
 import { CredentialedProvidersTab, EvaluationFormsTab, PreferredFacilitiesTab, RestrictionsTab } from './tabs';
 import { IpAllowListForm } from './tabs/ip-allow-list';
 import { SsoSettingsForm } from './tabs/sso';
-import { ComingSoonTab, FacilityTabs } from './FacilityTabs';
+import { FacilityTabs } from './FacilityTabs';
 import { FacilityForm } from './FacilityForm';
 import { facilityTabsFor } from './facilityTabVisibility';
 import { toFacilityPayload } from './facilityPayload';
@@ -35,7 +35,7 @@ function FacilityEditTabs() {
         if (tab.key === 'restrictions') return <RestrictionsTab facilityId={record.id} />;
         if (tab.key === 'ipWhiteList') return <IpAllowListForm facilityId={record.id} />;
         if (tab.key === 'external-login-provider-settings') return <SsoSettingsForm facilityId={record.id} />;
-        return <ComingSoonTab label={tab.label} />;
+        return null;
       }}
     />
   );

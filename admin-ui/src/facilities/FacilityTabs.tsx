@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Tab, Tabs } from '@mui/material';
 import { Link, useLocation } from 'react-router-dom';
 import type { FacilityTab } from './facilityTabVisibility';
 
@@ -38,11 +38,18 @@ export function FacilityTabs({
   );
 }
 
-export function ComingSoonTab({ label }: { label: string }) {
+/**
+ * A tab of a facility not saved yet: preferred facilities, evaluation forms, state restrictions and
+ * the IP allow-list belong to a saved facility (their rows name it). Saving the general tab opens
+ * the facility with every tab.
+ */
+export function SaveFacilityFirstTab({ label }: { label: string }) {
   return (
-    <Box data-testid="coming-soon" sx={{ p: 3 }}>
-      <Typography variant="h6">{label}</Typography>
-      <Typography color="text.secondary">Coming soon.</Typography>
+    <Box data-testid="facility-save-first" sx={{ p: 2, maxWidth: 640 }}>
+      <Alert severity="info">
+        <AlertTitle>{label}</AlertTitle>
+        Fill in the General tab and save the facility first: it then opens with this tab ready to use.
+      </Alert>
     </Box>
   );
 }

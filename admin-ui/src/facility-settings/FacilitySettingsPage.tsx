@@ -4,7 +4,7 @@ import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { DivisionsTab } from '../facilities/divisions/DivisionsTab';
 import { SsoSettingsForm } from '../facilities/tabs/sso';
-import { ComingSoonTab, FacilityTabs } from '../facilities/FacilityTabs';
+import { FacilityTabs } from '../facilities/FacilityTabs';
 import { facilityTabsFor } from '../facilities/facilityTabVisibility';
 import type { FacilityRecord } from '../facilities/facilityTypes';
 import { NotFoundPage } from '../pages/errors/NotFoundPage';
@@ -36,7 +36,7 @@ export function FacilitySettingsPage() {
           if (tab.key === 'general') return <FacilityMfaForm record={data} onSaved={() => refetch()} />;
           if (tab.key === 'divisions') return <DivisionsTab facilityId={data.id} hideSearch />;
           if (tab.key === 'external-login-provider-settings') return <SsoSettingsForm facilityId={data.id} />;
-          return <ComingSoonTab label={tab.label} />;
+          return null;
         }}
       />
     </Box>
