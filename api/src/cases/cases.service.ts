@@ -17,7 +17,8 @@ import {
   isItpStaff,
   isActiveRequestStatus,
   problemsToFieldErrors,
-  providerAcceptsAge,
+  acceptsAge,
+  type AcceptedAges,
   statusAfterRequestCreated,
   statusToReopen,
   type CaseCreateInput,
@@ -293,7 +294,7 @@ export class CasesService {
 
   /** Active credentialed providers of a division accepting a patient of this date of birth (spec 01 §5). */
   async providersFor(divisionId: number, dateOfBirth: string | null) {
-    const rows = await select<{ id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null; acceptedPatients: never }>(
+    const rows = await select<{ id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null; acceptedPatients: AcceptedAges }>(
       this.sequelize,
       `SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar,
               u.provider_info->>'biography' AS biography, cp.accepted_patients AS "acceptedPatients"
@@ -304,7 +305,7 @@ export class CasesService {
       [divisionId],
     );
     const age = dateOfBirth ? ageInYears(dateOfBirth) : null;
-    return rows.filter((r) => providerAcceptsAge(r, age)).map(({ acceptedPatients: _omit, ...r }) => r);
+    return rows.filter((r) => acceptsAge(r.acceptedPatients, age)).map(({ acceptedPatients: _omit, ...r }) => r);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * call", §5 "Call log"), written once for the API, the worker and the call-log screen.
  */
 
+import { acceptsBand } from '../patients';
+
 export const CALL_RESULTS = [
   'GrantedAccess',
   'IntakePacketToBeCompleted',
@@ -99,7 +101,7 @@ export function acceptGridEnabled(division: {
 }): AcceptGrid {
   const genders = division.genders?.length ? division.genders.map((g) => g.toLowerCase()) : ['male', 'female'];
   const ap = division.acceptedPatients;
-  const age = (band: (typeof ACCEPT_AGES)[number]) => !ap || !!ap.allAges || !!ap[band]?.isActive;
+  const age = (band: (typeof ACCEPT_AGES)[number]) => acceptsBand(ap, band);
   const row = (g: string) => Object.fromEntries(ACCEPT_AGES.map((a) => [a, genders.includes(g) && age(a)])) as AcceptGrid['male'];
   return { male: row('male'), female: row('female') };
 }
