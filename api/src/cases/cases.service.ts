@@ -18,6 +18,7 @@ import {
   isActiveRequestStatus,
   problemsToFieldErrors,
   acceptsAge,
+  responsiblePartyForRelation,
   type AcceptedAges,
   statusAfterRequestCreated,
   statusToReopen,
@@ -197,7 +198,15 @@ export class CasesService {
       });
     if (!input.uninsured) {
       let position = 0;
+      const [insured] = input.insurances?.length
+        ? await select<{ firstName: string; lastName: string; phone: string | null; dateOfBirth: string }>(
+            this.sequelize,
+            'SELECT first_name AS "firstName", last_name AS "lastName", phone, date_of_birth::text AS "dateOfBirth" FROM patients WHERE id = $1',
+            [patientId],
+          )
+        : [];
       for (const ins of input.insurances ?? []) {
+        const party = responsiblePartyForRelation(ins.relationToInsured, insured, ins.responsibleParty);
         await select(
           this.sequelize,
           `INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, group_id, relation_to_insured,
@@ -210,7 +219,7 @@ export class CasesService {
             ins.insuranceId,
             ins.groupId ?? null,
             ins.relationToInsured ?? null,
-            ins.responsibleParty ? JSON.stringify(ins.responsibleParty) : null,
+            party ? JSON.stringify(party) : null,
             ins.verified ?? true,
             ins.patientPhone ?? null,
             position++,

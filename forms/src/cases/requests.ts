@@ -7,6 +7,22 @@ const FACILITY_STAFF: readonly string[] = [UserType.FacilityAdmin, UserType.Faci
 export const isItpStaff = (userType: string | null | undefined): boolean => !!userType && ITP_STAFF.includes(userType);
 export const isFacilityStaff = (userType: string | null | undefined): boolean => !!userType && FACILITY_STAFF.includes(userType);
 
+/**
+ * The source side of a case (spec 01 §6: patient, insurance, vitals and case-note edits are "not
+ * referring"): ITP staff and providers, or the facility staff of the case's source — its source
+ * division's users, its source facility's admin. A referring facility that was granted or accepted
+ * the case reads it but is not on its source side. One test for every such write.
+ */
+export function isCaseSourceSide(
+  user: { role: string; facilityId?: number | null; divisionId?: number | null },
+  c: { sourceFacilityId: number; sourceDivisionId: number },
+): boolean {
+  if (user.role === UserType.ItpAdmin || user.role === UserType.ItpUser || user.role === UserType.ItpProvider) return true;
+  if (user.role === UserType.FacilityAdmin) return user.facilityId === c.sourceFacilityId;
+  if (user.role === UserType.FacilityUser) return user.divisionId === c.sourceDivisionId;
+  return false;
+}
+
 /** Request types after which a Reassessment may be requested. */
 export const REASSESSMENT_PREREQUISITES: readonly RequestType[] = ['Assessment', 'PhoneConsultation'];
 /** Telepsych evaluations after which a TelepsychiatryFollowUp may be requested. */

@@ -340,7 +340,12 @@ export function insuranceListRules(d: any): FieldError[] {
   return errors;
 }
 
-/** Relation Self: the responsible party is the patient (spec 01 §4 Insurance states). */
+/**
+ * The responsible party an insurance keeps for its relation (spec 01 §4 Insurance states), at case
+ * creation and on every insurance edit, in the browser and on the server: relation Self copies the
+ * patient into it; any other relation clears what was copied (a party marked Self, or one with the
+ * patient's own name and date of birth) and keeps a party someone entered.
+ */
 export function responsiblePartyForRelation(
   relation: string | null | undefined,
   patient: { firstName?: string | null; lastName?: string | null; phone?: string | null; dateOfBirth?: string | null } | null | undefined,
@@ -354,7 +359,12 @@ export function responsiblePartyForRelation(
       dateOfBirth: patient?.dateOfBirth ?? null,
       role: 'Self',
     };
-  return current ?? null;
+  if (!current) return null;
+  const same = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+  const copied =
+    current.role === 'Self' ||
+    (same(current.firstName, patient?.firstName) && same(current.lastName, patient?.lastName) && same(current.dateOfBirth?.slice(0, 10), patient?.dateOfBirth?.slice(0, 10)));
+  return copied ? null : current;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,6 +120,16 @@ export function canUndoCall(caseStatus: string, call: { result: string | null; u
 /** The case statuses in which calls may be logged (otherwise the case was closed or reworked). */
 export const PLACEMENT_CASE_STATUSES: readonly string[] = UNDO_CASE_STATUSES;
 
+/**
+ * The out-of-state toggle of the placements card (spec 02 §2): shown for involuntary cases whose
+ * source facility populates out-of-state facilities, enabled only while contacting service
+ * organizations. The API refuses a change the toggle would not offer.
+ */
+export function outOfStateToggle(c: { status: string; isInvoluntary: boolean; populateOutOfStateFacilities: boolean }): { shown: boolean; enabled: boolean } {
+  const shown = !!c.isInvoluntary && !!c.populateOutOfStateFacilities;
+  return { shown, enabled: shown && c.status === 'LocatingServices_ContactingServiceOrganization' };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Call-log validation (spec 02 §5 "Call log")
 // ---------------------------------------------------------------------------------------------
