@@ -456,6 +456,8 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       if (r.evaluation_provider_id !== actor.id) refuse(ErrorCode.Forbidden, "You don't have permission to perform this action");
       if (r.status !== 'InProgress' && r.status !== 'Pending') refuse(ErrorCode.RequestNotInProgress, 'The request is not in progress', { status: r.status });
       await repo.setRequestStatus(r.id, 'InProgress', { evaluationStarted: true });
+      // The first start shows in the case notes (spec 01 §4 "Evaluation in progress … notes"); continuing adds none.
+      if (!r.evaluation_started_at) await repo.addLifecycleNote(db, c.id, actor, `Evaluation in progress: ${r.type} request`);
       const next = evaluationInProgressStatus(r.type);
       if (next !== c.status && !isOnHold(c.status)) await move(next, 'auto', {});
       return { notifications: [] };

@@ -18,6 +18,8 @@ import {
   isActiveRequestStatus,
   problemsToFieldErrors,
   acceptsAge,
+  caseReference,
+  patientReference,
   responsiblePartyForRelation,
   type AcceptedAges,
   statusAfterRequestCreated,
@@ -34,6 +36,8 @@ import { auditValues } from '../common/request-context';
 import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { caseScopeSql, statusAudience } from './case-scope';
+import { abilityFor } from '../auth/abilities.guard';
+import { insurancesOfCase } from '../case-insurance/insurance-sql';
 import { CaseCommandsHandler } from './case-commands.handler';
 
 /** ACTIVITY_KINDS_UNDO_SKIPS as an SQL list (constants of forms/, so no bind parameter is needed). */
@@ -343,6 +347,8 @@ export class CasesService {
               extract(epoch FROM (coalesce(c.closed_at, now()) - c.created_at))::int AS "timeElapsedSeconds",
               CASE WHEN c.outcome_type IS NULL AND c.status <> 'Closed' THEN NULL ELSE json_build_object(
                 'type', c.outcome_type, 'note', c.outcome_note,
+                -- The patient has an open case now (another one once this one is closed): reopening is refused.
+                'isActiveCase', EXISTS (SELECT 1 FROM cases n WHERE n.patient_id = c.patient_id AND n.status <> 'Closed'),
                 'referringFacility', CASE WHEN od.id IS NULL THEN NULL ELSE json_build_object('divisionId', od.id, 'divisionName', od.name, 'facilityName', ofa.name) END
               ) END AS outcome,
               json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth,
@@ -366,6 +372,13 @@ export class CasesService {
               coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY lower(t.name))
                           FROM case_tags ct JOIN patient_tags t ON t.id = ct.tag_id WHERE ct.case_id = c.id), '[]') AS tags,
               (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine",
+              -- The patient's case before this one (spec 01 §3 Case lastCase).
+              (SELECT json_build_object('id', lc.id, 'createdAt', lc.created_at, 'status', lc.status, 'closedAt', lc.closed_at)
+                 FROM cases lc WHERE lc.patient_id = c.patient_id AND (lc.created_at, lc.id) < (c.created_at, c.id)
+                ORDER BY lc.created_at DESC, lc.id DESC LIMIT 1) AS "lastCase",
+              -- The providers of the case's requests, once each.
+              coalesce((SELECT json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name) ORDER BY lower(u.last_name), lower(u.first_name), u.id)
+                          FROM users u WHERE u.id IN (SELECT evaluation_provider_id FROM requests WHERE case_id = c.id)), '[]') AS "evaluationProviders",
               -- Undo takes back the last manual change (the same test as the workflow's undo command).
               coalesce((SELECT a.kind = 'manual' AND a.status = c.status FROM case_activities a
                          WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})
@@ -389,8 +402,17 @@ export class CasesService {
     const { visible: _visible, requests, ...caseRow } = row as { visible: boolean; requests: Array<Record<string, any> & { status: string }> } & Record<string, any>;
     const allRequestsCancelled = requests.every((r) => r.status === 'Canceled');
     const audience = statusAudience(user);
+    // Insurances and their payers for those who may read them (spec 01 §6 "Insurance display").
+    const insurances = abilityFor(user).can('read', 'CaseInsurance') ? await insurancesOfCase(this.sequelize, caseId) : [];
+    const payers = [...new Map(insurances.map((i) => [i.payer.id, i.payer])).values()];
+    const { patient, lastCase } = caseRow as { patient: Record<string, any>; lastCase: Record<string, any> | null };
     return {
       ...caseRow,
+      patient: { ...patient, referenceNumber: patientReference(patient.id) },
+      lastCase: lastCase ? { ...lastCase, referenceNumber: caseReference(lastCase.id), activeCase: lastCase.status !== 'Closed' } : null,
+      tagNames: (caseRow.tags as Array<{ name: string }>).map((t) => t.name),
+      insurances,
+      payers,
       referenceNumber: caseRow.id,
       statusLabel: caseStatusLabel(caseRow.status, audience),
       statusGroup: caseStatusGroupOf(caseRow.status),

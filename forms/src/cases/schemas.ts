@@ -506,9 +506,16 @@ export interface CaseCloseInput {
   expectedStatus?: CaseStatus | null;
 }
 
+/**
+ * The message key of an outcome that is not one of the case outcomes (spec 01 §8 "Outcome invalid"):
+ * the close and change-outcome calls answer it as the field's key, and the dialogs look it up.
+ */
+export const OUTCOME_ERROR_KEY = 'cases.information.activity.changeStatus.outcomeError';
+const outcomeType = { ...nullableEnum(CASE_OUTCOMES), 'x-errorKey': OUTCOME_ERROR_KEY, 'x-errorMessage': 'Choose one of the case outcomes' } as const;
+
 export const caseCloseSchema = objectSchema('caseClose', ['outcomeRequired'], {
   outcomeRequired: { type: 'boolean' },
-  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  caseOutcomeType: outcomeType,
   note: optionalLargeText,
   referringDivisionId: optionalId,
   expectedStatus: nullableEnum(CASE_STATUSES),
@@ -523,7 +530,7 @@ export interface CaseChangeOutcomeInput {
 }
 
 export const caseChangeOutcomeSchema = objectSchema('caseChangeOutcome', ['caseOutcomeType'], {
-  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  caseOutcomeType: outcomeType,
   note: optionalLargeText,
   referringDivisionId: optionalId,
 });
