@@ -381,6 +381,12 @@ export interface PatientMatch {
   lastCaseCreatedAt: string | null;
   lastCaseStatus: string | null;
   activeCase: boolean;
+  /** The last case was brought over from the old system (its documents are there). */
+  lastCaseFromOldSystem: boolean;
+  /** The referring division that accepted the patient's open case, if one did (named to ITP staff only). */
+  acceptedIn: { caseId: number; facilityName: string | null; divisionName: string | null } | null;
+  /** The patient's cases of the last RECENT_VISIT_MONTHS months, by source facility (a facility's staff: their own only). */
+  recentVisits: Array<{ facilityId: number; facilityName: string; lastSeenAt: string }>;
 }
 
 export interface SourceFacilityOption {

@@ -70,13 +70,13 @@ export class CasesController {
   @ApiQuery({ name: 'firstName', required: true })
   @ApiQuery({ name: 'lastName', required: true })
   @ApiQuery({ name: 'dateOfBirth', required: true, description: 'YYYY-MM-DD' })
-  @ApiOkResponse({ description: 'Patients with this name and date of birth, each with its last case (activeCase when not closed)' })
-  searchPatient(@Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ description: 'Patients with this name and date of birth, each with its last case (activeCase when not closed, lastCaseFromOldSystem), acceptedIn (the division that accepted the open case) and recentVisits (facilities of the last 3 months)' })
+  searchPatient(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
     const input = checkFilter<CasePatientSearchInput>(
       { firstName: queryValue(query.firstName), lastName: queryValue(query.lastName), dateOfBirth: queryValue(query.dateOfBirth) },
       'casePatientSearch',
     );
-    return this.cases.searchPatients(input);
+    return this.cases.searchPatients(user, input);
   }
 
   @Route('GET', 'providers', 'create', 'Case')

@@ -18,6 +18,9 @@ import {
   isActiveRequestStatus,
   problemsToFieldErrors,
   acceptsAge,
+  monthsBefore,
+  RECENT_VISIT_MONTHS,
+  type PatientMatch,
   caseReference,
   patientReference,
   responsiblePartyForRelation,
@@ -83,21 +86,39 @@ export class CasesService {
   // Creation
   // -------------------------------------------------------------------------------------------
 
-  /** Patients matching name and date of birth, each with its last case (spec 01 §2 search result). */
-  async searchPatients(q: { firstName: string; lastName: string; dateOfBirth: string }) {
-    return select(
+  /**
+   * Patients matching name and date of birth, each with its last case (spec 01 §2 search result),
+   * and what creation tells about them (spec 01 §8, §9): a last case from the old system, the
+   * division that accepted the open case, the facilities that saw the patient in the last
+   * RECENT_VISIT_MONTHS months (a facility's staff learn only of their own).
+   */
+  async searchPatients(user: UserContext, q: { firstName: string; lastName: string; dateOfBirth: string }): Promise<PatientMatch[]> {
+    const itp = isItpStaff(user.role);
+    const rows = await select<PatientMatch>(
       this.sequelize,
       `SELECT p.id, p.first_name AS "firstName", p.last_name AS "lastName", p.date_of_birth::text AS "dateOfBirth", p.gender,
               p.city, p.state,
               lc.id AS "lastCaseId", lc.created_at AS "lastCaseCreatedAt", lc.status AS "lastCaseStatus",
-              (lc.status IS NOT NULL AND lc.status <> 'Closed') AS "activeCase"
+              (lc.status IS NOT NULL AND lc.status <> 'Closed') AS "activeCase",
+              coalesce(lc.is_from_old_system, false) AS "lastCaseFromOldSystem",
+              (SELECT json_build_object('caseId', oc.id, 'facilityName', af.name, 'divisionName', ad.name)
+                 FROM cases oc JOIN case_referring_access a ON a.case_id = oc.id AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL
+                 JOIN divisions ad ON ad.id = a.division_id JOIN facilities af ON af.id = ad.facility_id
+                WHERE oc.patient_id = p.id AND oc.status <> 'Closed' ORDER BY a.accepted_at DESC LIMIT 1) AS "acceptedIn",
+              coalesce((SELECT json_agg(json_build_object('facilityId', v.facility_id, 'facilityName', v.name, 'lastSeenAt', v.last_seen) ORDER BY v.last_seen DESC)
+                          FROM (SELECT vc.source_facility_id AS facility_id, vf.name, max(vc.created_at) AS last_seen
+                                  FROM cases vc JOIN facilities vf ON vf.id = vc.source_facility_id
+                                 WHERE vc.patient_id = p.id AND vc.created_at >= $4::timestamptz AND ($5::int IS NULL OR vc.source_facility_id = $5)
+                                 GROUP BY vc.source_facility_id, vf.name) v), '[]') AS "recentVisits"
          FROM patients p
-         LEFT JOIN LATERAL (SELECT id, created_at, status FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
+         LEFT JOIN LATERAL (SELECT id, created_at, status, is_from_old_system FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
         WHERE lower(p.last_name) = lower($1) AND lower(p.first_name) = lower($2) AND p.date_of_birth = $3::date
           AND p.merged_into_id IS NULL
         ORDER BY p.id`,
-      [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth],
+      [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth, monthsBefore(new Date(), RECENT_VISIT_MONTHS).toISOString(), itp ? null : (user.facilityId ?? 0)],
     );
+    // A facility's staff learn that another facility accepted the patient, not which one.
+    return rows.map((r) => (r.acceptedIn && !itp ? { ...r, acceptedIn: { caseId: r.acceptedIn.caseId, facilityName: null, divisionName: null } } : r));
   }
 
   /** Source division of a new case: fixed to a facility user's own, chosen by ITP staff and facility admins. */
@@ -150,7 +171,19 @@ export class CasesService {
       );
       if (!p) throw invalid([{ field: 'patientId', key: 'invalid', message: 'Unknown patient' }]);
       if (p.merged_into_id) throw new CodedError(ErrorCode.PatientMerged, { survivorId: p.merged_into_id });
-      if (p.active_case) fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
+      if (p.active_case) {
+        // Accepted by a referring division already: say so (spec 01 §8), rather than only "active case".
+        const [accepted] = await select<{ facilityName: string; divisionName: string }>(
+          this.sequelize,
+          `SELECT af.name AS "facilityName", ad.name AS "divisionName" FROM case_referring_access a
+             JOIN divisions ad ON ad.id = a.division_id JOIN facilities af ON af.id = ad.facility_id
+            WHERE a.case_id = $1 AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL ORDER BY a.accepted_at DESC LIMIT 1`,
+          [p.active_case],
+        );
+        if (accepted)
+          fail(ErrorCode.PatientAlreadyAccepted, isItp ? { caseId: p.active_case, ...accepted } : { caseId: p.active_case });
+        fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
+      }
       dateOfBirth = p.dob;
       if (input.patient) await this.updatePatientFields(patientId, input.patient);
     } else {
