@@ -127,7 +127,7 @@ export const PLACEMENT_CASE_STATUSES: readonly string[] = UNDO_CASE_STATUSES;
  */
 export function outOfStateToggle(c: { status: string; isInvoluntary: boolean; populateOutOfStateFacilities: boolean }): { shown: boolean; enabled: boolean } {
   const shown = !!c.isInvoluntary && !!c.populateOutOfStateFacilities;
-  return { shown, enabled: shown && c.status === 'LocatingServices_ContactingServiceOrganization' };
+  return { shown, enabled: c.status === 'LocatingServices_ContactingServiceOrganization' };
 }
 
 // ---------------------------------------------------------------------------------------------
