@@ -148,6 +148,7 @@ export const SCHEMAS = {
   caseStatusChange: { schema: caseSchemas.caseStatusChangeSchema, rules: caseSchemas.caseStatusChangeRules },
   caseClose: { schema: caseSchemas.caseCloseSchema, rules: caseSchemas.caseCloseRules },
   caseChangeOutcome: { schema: caseSchemas.caseChangeOutcomeSchema, rules: caseSchemas.caseChangeOutcomeRules },
+  caseRemoveFromAccepted: { schema: caseSchemas.caseRemoveFromAcceptedSchema },
   caseFeedback: { schema: caseSchemas.caseFeedbackSchema },
   caseIncludeOutOfState: { schema: caseSchemas.caseIncludeOutOfStateSchema },
   caseTags: { schema: caseSchemas.caseTagsSchema },

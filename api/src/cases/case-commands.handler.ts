@@ -38,6 +38,7 @@ import {
   mayCloseWithoutOutcome,
   outcomeNeedsFacility,
   recommendationProblems,
+  statusAfterRemovedFromAccepted,
   statusAfterRequestCancelled,
   statusAfterRequestCreated,
   statusChangeProblems,
@@ -367,7 +368,23 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
     }
 
     case 'removeFromAccepted': {
-      if (c.status === CaseStatus.WaitingForConfirmation) await move(CaseStatus.Contacting, 'auto', {});
+      // The division's accepted record is cleared (it leaves the referring facility's accepted list
+      // and the close dialog); the case goes back to contacting only when no division still accepts.
+      const accepted = (
+        await db.query<{ division_id: number }>(
+          'SELECT division_id FROM case_referring_access WHERE case_id = $1 AND accepted_at IS NOT NULL AND removed_at IS NULL ORDER BY accepted_at FOR UPDATE',
+          [c.id],
+        )
+      ).rows.map((r) => r.division_id);
+      let divisionId = command.divisionId ?? null;
+      if (divisionId === null) {
+        if (accepted.length === 0) refuse(ErrorCode.CaseNotAccepted, 'No division has accepted the patient');
+        if (accepted.length > 1) fieldRefusal({ divisionId: 'required' });
+        divisionId = accepted[0];
+      }
+      await db.query('UPDATE case_referring_access SET accepted_at = NULL WHERE case_id = $1 AND division_id = $2', [c.id, divisionId]);
+      const next = statusAfterRemovedFromAccepted(c.status, accepted.filter((d) => d !== divisionId).length);
+      if (next !== c.status) await move(next, 'auto', {});
       return { notifications: [] };
     }
 

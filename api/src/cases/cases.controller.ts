@@ -5,6 +5,7 @@ import {
   ErrorCode,
   UserType,
   type CaseChangeOutcomeInput,
+  type CaseRemoveFromAcceptedInput,
   type CaseCloseInput,
   type CaseCreateInput,
   type CasePatientSearchInput,
@@ -168,8 +169,14 @@ export class CasesController {
   }
 
   @CommandRoute('PUT', ':id/remove-from-accepted', 'update', 'CaseStatus', 'Case.RemoveFromAccepted', "The case's state", CASE_STATE)
-  async removeFromAccepted(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
-    return this.commands.run(user, caseId, { kind: 'removeFromAccepted' });
+  @ApiSchemaBody('caseRemoveFromAccepted')
+  @ApiConflictResponse({ description: 'INV.CASE.NOT.ACCEPTED (no division accepts the patient); INV with divisionId required when several do' })
+  async removeFromAccepted(
+    @CurrentUser() user: UserContext,
+    @ScopedCase() { id: caseId }: CaseRef,
+    @Body(schema('caseRemoveFromAccepted')) body: CaseRemoveFromAcceptedInput,
+  ) {
+    return this.commands.run(user, caseId, { kind: 'removeFromAccepted', divisionId: body.divisionId ?? null });
   }
 
   @Route('GET', ':id/accepted-facilities', 'read', 'Case')

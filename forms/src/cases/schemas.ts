@@ -536,6 +536,12 @@ export const caseChangeOutcomeSchema = objectSchema('caseChangeOutcome', ['caseO
 });
 
 /** Changing the outcome always needs one (the EHR-without-outcome case only shows a notice). */
+/** PUT /api/cases/{id}/remove-from-accepted: the division to take off; may be left out when only one accepts. */
+export interface CaseRemoveFromAcceptedInput {
+  divisionId?: number | null;
+}
+export const caseRemoveFromAcceptedSchema = objectSchema('caseRemoveFromAccepted', [], { divisionId: optionalId });
+
 export const caseChangeOutcomeRules = (d: any): FieldError[] => problemsToFieldErrors(closeProblems({ ...d, outcomeRequired: true }));
 
 export interface CaseFeedbackInput {
