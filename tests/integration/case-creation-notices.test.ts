@@ -40,7 +40,7 @@ describe('case creation notices', () => {
     expect(own.recentVisits.map((v: any) => v.facilityId)).toEqual([tampa.facilityId]);
 
     // A referring division accepts the open case: a new case is refused with the spec's message.
-    const sunrise = (await db.query("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).rows[0].id;
+    const sunrise = (await db.query("SELECT d.id, d.facility_id FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE f.name = 'Sunrise Behavioral Health Hospital' AND d.name = 'Adult Inpatient Unit'")).rows[0].id;
     await db.query('INSERT INTO case_referring_access (case_id, division_id, accepted_at) VALUES ($1, $2, now())', [first.id, sunrise]);
     const refused = await api('POST', '/api/cases', {
       token: itp,

@@ -38,7 +38,7 @@ describe('remove from accepted', () => {
     provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
     intake = (await signIn({ email: 'intake@sunrisebehavioral.example.org', password: 'Demo1234!' })).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    sunriseAdult = (await db.query("SELECT id FROM divisions WHERE name = 'Adult Inpatient Unit'")).rows[0].id;
+    sunriseAdult = (await db.query("SELECT d.id, d.facility_id FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE f.name = 'Sunrise Behavioral Health Hospital' AND d.name = 'Adult Inpatient Unit'")).rows[0].id;
     tampa = await tampaDivisions();
   });
   afterAll(() => db.end());

@@ -34,7 +34,7 @@ describe('case source side, responsible party and out-of-state rules', () => {
     tampaAdmin = (await signInAs('Facility_Admin')).accessToken;
     tampa = await tampaDivisions();
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const sunrise = (await db.query("SELECT d.id, d.facility_id FROM divisions d WHERE d.name = 'Adult Inpatient Unit'")).rows[0];
+    const sunrise = (await db.query("SELECT d.id, d.facility_id FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE f.name = 'Sunrise Behavioral Health Hospital' AND d.name = 'Adult Inpatient Unit'")).rows[0];
     sunriseAdultId = sunrise.id;
     sunriseAdmin = await (await createTestUser(UserType.FacilityAdmin, { facilityId: sunrise.facility_id, label: 'sunriseadmin' })).signIn();
     payerId = (await db.query('SELECT id FROM payers WHERE is_active ORDER BY id LIMIT 1')).rows[0].id;
