@@ -49,6 +49,8 @@ export const ERRORS = define({
   },
   'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS': { status: 409, message: 'The provider of this case is not credentialed at the new division' },
   'INV.PATIENT.HAS.ACTIVE.CASE': { status: 409, message: 'An active case exists for this patient: contact the ITP team' },
+  /** The patient's open case was accepted by a referring division (payload: caseId, facilityName, divisionName). */
+  'INV.PATIENT.ALREADY.ACCEPTED': { status: 409, message: 'Patient is already accepted in the other facility' },
   // Patient merge (spec 02 §4, §8)
   /** The record was merged into another (payload: survivorId, the record to use instead). */
   'INV.PATIENT.MERGED': { status: 409, message: 'This patient record was merged into another record' },
@@ -119,6 +121,7 @@ export const ErrorCode = {
   UpdateSourceWithActiveRequests: 'INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS',
   UpdateCaseWithCredentialedProviders: 'INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS',
   PatientHasActiveCase: 'INV.PATIENT.HAS.ACTIVE.CASE',
+  PatientAlreadyAccepted: 'INV.PATIENT.ALREADY.ACCEPTED',
   PatientMerged: 'INV.PATIENT.MERGED',
   MergePatientsWithMoreThanOneActiveCases: 'INV.MERGE.PATIENTS.WITH.MORE.THAN.ONE.ACTIVE.CASES',
   CaseIsClosed: 'INV.CASE.IS.CLOSED',

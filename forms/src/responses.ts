@@ -117,8 +117,22 @@ export interface CaseDetails {
   patientAcceptedCreatedAt: string | null;
   closedAt: string | null;
   locatingServicesSeconds: number;
-  outcome: { type: string | null; note: string | null; referringFacility: { divisionId: number; divisionName: string; facilityName: string } | null } | null;
-  patient: Omit<PatientRecord, 'encounterIdentifier'> & { hasNewCase: boolean; activeCaseId: number | null };
+  outcome: {
+    type: string | null;
+    note: string | null;
+    /** The patient has an open case now (reopening this one is refused). */
+    isActiveCase: boolean;
+    referringFacility: { divisionId: number; divisionName: string; facilityName: string } | null;
+  } | null;
+  patient: Omit<PatientRecord, 'encounterIdentifier'> & { referenceNumber: string; hasNewCase: boolean; activeCaseId: number | null };
+  /** The patient's case before this one. */
+  lastCase: { id: number; referenceNumber: string; createdAt: string; status: string; closedAt: string | null; activeCase: boolean } | null;
+  /** The providers of the case's requests, once each. */
+  evaluationProviders: Array<{ id: number; firstName: string; lastName: string }>;
+  /** The insurances in their order and their payers (empty for roles that do not read insurances). */
+  insurances: InsuranceRecord[];
+  payers: Array<{ id: number; name: string; isActive: boolean }>;
+  tagNames: string[];
   sourceFacility: {
     id: number;
     name: string;
@@ -367,6 +381,12 @@ export interface PatientMatch {
   lastCaseCreatedAt: string | null;
   lastCaseStatus: string | null;
   activeCase: boolean;
+  /** The last case was brought over from the old system (its documents are there). */
+  lastCaseFromOldSystem: boolean;
+  /** The referring division that accepted the patient's open case, if one did (named to ITP staff only). */
+  acceptedIn: { caseId: number; facilityName: string | null; divisionName: string | null } | null;
+  /** The patient's cases of the last RECENT_VISIT_MONTHS months, by source facility (a facility's staff: their own only). */
+  recentVisits: Array<{ facilityId: number; facilityName: string; lastSeenAt: string }>;
 }
 
 export interface SourceFacilityOption {

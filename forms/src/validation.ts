@@ -148,6 +148,7 @@ export const SCHEMAS = {
   caseStatusChange: { schema: caseSchemas.caseStatusChangeSchema, rules: caseSchemas.caseStatusChangeRules },
   caseClose: { schema: caseSchemas.caseCloseSchema, rules: caseSchemas.caseCloseRules },
   caseChangeOutcome: { schema: caseSchemas.caseChangeOutcomeSchema, rules: caseSchemas.caseChangeOutcomeRules },
+  caseRemoveFromAccepted: { schema: caseSchemas.caseRemoveFromAcceptedSchema },
   caseFeedback: { schema: caseSchemas.caseFeedbackSchema },
   caseIncludeOutOfState: { schema: caseSchemas.caseIncludeOutOfStateSchema },
   caseTags: { schema: caseSchemas.caseTagsSchema },
@@ -216,6 +217,10 @@ function toFieldError(e: ErrorObject): FieldError {
   // A percentage sent as a fraction (schemas' percentAsFraction): the limit said in percent.
   if ((e.parentSchema as { 'x-percent'?: boolean } | undefined)?.['x-percent'] && (e.keyword === 'maximum' || e.keyword === 'exclusiveMinimum'))
     return { field, key: e.keyword, message: e.keyword === 'maximum' ? `Must be at most ${Math.round((e.params as any).limit * 100)} %` : 'Must be positive' };
+  // A value outside the field's choices, where the spec names its own message key (schema 'x-errorKey').
+  const own = e.parentSchema as { 'x-errorKey'?: string; 'x-errorMessage'?: string } | undefined;
+  if (own?.['x-errorKey'] && (e.keyword === 'enum' || e.keyword === 'type'))
+    return { field, key: own['x-errorKey'], message: own['x-errorMessage'] ?? 'Invalid value' };
   return { field, key: e.keyword, message: (MESSAGES[e.keyword] ?? (() => e.message ?? 'Invalid value'))(e) };
 }
 

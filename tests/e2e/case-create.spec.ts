@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support';
+import { api } from '../support/api';
+import { signIn as signInApi } from '../support/oidc-client';
+import { DEMO_PASSWORD, signIn } from './support';
 
 /**
  * Case creation and the case lists (spec 01 §2, §5, §9): a facility user creates a case with one
  * insurance for a brand-new patient and finds it in her /cases list; an ITP coordinator then
  * searches the same patient, sees it with its last case and is stopped by the active-case dialog
- * showing the ER line.
+ * showing the ER line; once that case is closed, continuing with the patient asks for a review of
+ * the recent visit (seen at the facility in the last 3 months, spec 01 §9).
  */
 const SHOTS = process.env.CASE_SHOTS_DIR ?? '/tmp/shots-cases';
 mkdirSync(SHOTS, { recursive: true });
@@ -167,5 +170,36 @@ test.describe.serial('case creation', () => {
     await expect(referring).toHaveURL(/patientAcceptedCreatedAt/);
     await shot(referring, '11-referring-case-list');
     await referring.close();
+  });
+
+  test('once the case is closed, continuing with the patient asks for a review of the recent visit', async ({ page }) => {
+    expect(caseId).toBeGreaterThan(0);
+    const token = (await signInApi({ email: 'coordinator@itp.example.org', password: DEMO_PASSWORD })).accessToken;
+    const details = await api('GET', `/api/cases/${caseId}`, { token });
+    if (details.body.activeRequest)
+      expect((await api('PUT', `/api/requests/${details.body.activeRequest.id}/cancel`, { token, body: { reason: 'Journey over' } })).status).toBe(200);
+    expect((await api('PUT', `/api/cases/${caseId}/close`, { token, body: { outcomeRequired: true, caseOutcomeType: 'LeftAMA' } })).status).toBe(200);
+
+    await page.setViewportSize({ width: 1356, height: 900 });
+    await signIn(page, 'coordinator@itp.example.org', '/cases/create/search');
+    await page.getByTestId('search-first-name').locator('input').fill(first);
+    await page.getByTestId('search-last-name').locator('input').fill(LAST);
+    await page.getByTestId('search-dob').locator('input').fill(DOB);
+    await page.getByTestId('search-next').click();
+    await page.waitForURL((u) => u.pathname === '/cases/create/search/result');
+    await page.getByTestId('search-result-row').click();
+    await page.getByTestId('result-continue').click();
+
+    const dialog = page.getByTestId('patient-review-dialog');
+    await expect(dialog).toBeVisible();
+    await expect(page.getByTestId('patient-review-recent')).toContainText('in the last 3 months');
+    await expect(dialog).toContainText('Tampa Bay General Hospital');
+    await shot(page, '12-patient-review');
+    await page.getByTestId('patient-review-cancel').click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/cases\/create\/search\/result/);
+    await page.getByTestId('result-continue').click();
+    await page.getByTestId('patient-review-continue').click();
+    await page.waitForURL((u) => u.pathname === '/cases/create' && u.searchParams.has('patientId'));
   });
 });

@@ -73,6 +73,25 @@ describe('case records', () => {
 
   afterAll(() => db.end());
 
+  /**
+   * Runs `run` while the out-of-state toggle is offered on the case (spec 02 §2): an involuntary
+   * case, contacting service organizations, of a source facility that populates out-of-state
+   * facilities (the demo's do not: the flag is set for the call and put back).
+   */
+  async function withOutOfStateOffered(caseId: number, run: () => Promise<void>) {
+    await db.query("UPDATE cases SET is_involuntary = true, status = 'LocatingServices_ContactingServiceOrganization' WHERE id = $1", [caseId]);
+    const { rows } = await db.query(
+      `UPDATE facilities SET populate_out_of_state_facilities = true WHERE id = (SELECT source_facility_id FROM cases WHERE id = $1)
+       RETURNING id, (SELECT populate_out_of_state_facilities FROM facilities WHERE id = (SELECT source_facility_id FROM cases WHERE id = $1)) AS was`,
+      [caseId],
+    );
+    try {
+      await run();
+    } finally {
+      await db.query('UPDATE facilities SET populate_out_of_state_facilities = $2 WHERE id = $1', [rows[0].id, rows[0].was]);
+    }
+  }
+
   it('vitals: oxygen travels and is kept as a fraction (0.97); source side and ITP add, referring facilities do not', async () => {
     const c = await newCase();
     await grantReferring(c.id);
@@ -137,13 +156,15 @@ describe('case records', () => {
     // Each read the case row for share, then updated it: two at once waited on each other.
     const c = await newCase();
     const tag = (await db.query('SELECT id FROM patient_tags ORDER BY id LIMIT 1')).rows[0].id;
-    const calls = Array.from({ length: 24 }, (_, i) =>
+    const calls = () => Array.from({ length: 24 }, (_, i) =>
       i % 2
         ? api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: i % 4 === 1 } })
         : api('PUT', `/api/cases/${c.id}/tags`, { token: itp, body: { tagIds: i % 4 ? [tag] : [] } }),
     );
-    const statuses = (await Promise.all(calls)).map((r) => r.status);
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    await withOutOfStateOffered(c.id, async () => {
+      const statuses = (await Promise.all(calls())).map((r) => r.status);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    });
   });
 
   it('progress notes: ITP admin, user and provider only', async () => {
@@ -304,12 +325,14 @@ describe('case records', () => {
     expect(unknown.status).toBe(400);
     expect((await api('PUT', `/api/cases/${c.id}/tags`, { token: facility, body: { tagIds: [] } })).status).toBe(403);
 
-    const out = await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: true } });
-    expect(out.status).toBe(200);
-    expect((await db.query('SELECT include_out_of_state_facilities AS v FROM cases WHERE id = $1', [c.id])).rows[0].v).toBe(true);
-    expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: facility, body: { includeOutOfState: false } })).status).toBe(403);
-    expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: provider, body: { includeOutOfState: false } })).status).toBe(403);
-    expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: 'yes' } })).status).toBe(400);
+    await withOutOfStateOffered(c.id, async () => {
+      const out = await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: true } });
+      expect(out.status).toBe(200);
+      expect((await db.query('SELECT include_out_of_state_facilities AS v FROM cases WHERE id = $1', [c.id])).rows[0].v).toBe(true);
+      expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: facility, body: { includeOutOfState: false } })).status).toBe(403);
+      expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: provider, body: { includeOutOfState: false } })).status).toBe(403);
+      expect((await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: 'yes' } })).status).toBe(400);
+    });
   });
 
   it('closed cases refuse new records; feedback only on closed cases, one per user', async () => {

@@ -1,6 +1,7 @@
 import { createParamDecorator, Injectable, type ExecutionContext, type PipeTransform } from '@nestjs/common';
-import type { UserContext } from '@crisis/forms';
+import { isCaseSourceSide, type UserContext } from '@crisis/forms';
 import { CasesService, type CaseRef } from '../cases/cases.service';
+import { forbidden } from '../common/coded-error';
 import { parseId } from '../common/id-param';
 
 interface CaseParamInput {
@@ -18,6 +19,18 @@ export class ScopedCasePipe implements PipeTransform<CaseParamInput, Promise<Cas
   }
 }
 
+/** The case in scope, and the user on its source side (isCaseSourceSide of forms/), else FRBD. */
+@Injectable()
+export class SourceSideCasePipe implements PipeTransform<CaseParamInput, Promise<CaseRef>> {
+  constructor(private readonly cases: CasesService) {}
+
+  async transform({ user, raw }: CaseParamInput): Promise<CaseRef> {
+    const c = await this.cases.findInScope(user, parseId(raw));
+    if (!isCaseSourceSide(user, c)) throw forbidden();
+    return c;
+  }
+}
+
 const CaseParam = createParamDecorator((name: string, ctx: ExecutionContext): CaseParamInput => {
   const req = ctx.switchToHttp().getRequest();
   return { user: req.user, raw: req.params?.[name] };
@@ -30,4 +43,10 @@ const CaseParam = createParamDecorator((name: string, ctx: ExecutionContext): Ca
  * The controller's module must provide CasesService (every case controller's does).
  */
 export const ScopedCase = (name = 'id') => CaseParam(name, ScopedCasePipe);
+/**
+ * For the edits of a case's own record (patient, source details, insurances, vitals, case notes;
+ * spec 01 §6 "not referring"): the scoped case, refused with FRBD to a user who only reads it
+ * because a referring division of hers was granted or accepted it.
+ */
+export const SourceSideCase = (name = 'id') => CaseParam(name, SourceSideCasePipe);
 export type { CaseRef };

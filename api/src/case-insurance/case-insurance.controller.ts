@@ -21,7 +21,7 @@ import { fileError, peekUpload, singleFile, storeUpload } from '../files/upload'
 import { sniffImage } from '../users/avatar.controller';
 import { CaseInsuranceService, INSURANCE_CARD_AREA, type CardSide } from './case-insurance.service';
 import { Route } from '../common/route';
-import { ScopedCase, type CaseRef } from '../auth/scoped-case';
+import { ScopedCase, SourceSideCase, type CaseRef } from '../auth/scoped-case';
 import { IdParam } from '../common/id-param';
 
 const CONTENT_TYPES = { png: 'image/png', jpg: 'image/jpeg' } as const;
@@ -61,7 +61,7 @@ export class CaseInsuranceController {
   @ApiSchemaBody('insuranceList')
   @ApiOkResponse(LIST)
   @ApiConflictResponse({ description: ErrorCode.CaseIsClosed })
-  async replaceAll(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceList')) body: InsuranceListInput) {
+  async replaceAll(@SourceSideCase() { id: caseId }: CaseRef, @Body(schema('insuranceList')) body: InsuranceListInput) {
     return this.insurances.replaceAll(caseId, body);
   }
 
@@ -70,40 +70,40 @@ export class CaseInsuranceController {
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The new insurance (last in the order)' })
   @ApiConflictResponse({ description: 'INV.MAX.INSURANCES (a 4th insurance), INV.CASE.IS.CLOSED' })
-  async add(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('insurance')) body: InsuranceInput) {
+  async add(@CurrentUser() user: UserContext, @SourceSideCase() { id: caseId }: CaseRef, @Body(schema('insurance')) body: InsuranceInput) {
     return this.insurances.add(user, caseId, body);
   }
 
   @Route('PUT', 'uninsured', 'update', 'CaseUninsured', 'CaseInsurance.SetUninsured')
   @ApiSchemaBody('insuranceUninsured')
   @ApiOkResponse(LIST)
-  async uninsured(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceUninsured')) body: InsuranceUninsuredInput) {
+  async uninsured(@SourceSideCase() { id: caseId }: CaseRef, @Body(schema('insuranceUninsured')) body: InsuranceUninsuredInput) {
     return this.insurances.setUninsured(caseId, body.uninsured);
   }
 
   @Route('PUT', 'order', 'update', 'CaseInsurance', 'CaseInsurance.Reorder')
   @ApiSchemaBody('insuranceOrder')
   @ApiOkResponse(LIST)
-  async order(@ScopedCase() { id: caseId }: CaseRef, @Body(schema('insuranceOrder')) body: InsuranceOrderInput) {
+  async order(@SourceSideCase() { id: caseId }: CaseRef, @Body(schema('insuranceOrder')) body: InsuranceOrderInput) {
     return this.insurances.reorder(caseId, body.ids);
   }
 
   @Route('PUT', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Update')
   @ApiSchemaBody('insurance')
   @ApiOkResponse({ description: 'The saved insurance' })
-  async update(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number, @Body(schema('insurance')) body: InsuranceInput) {
+  async update(@SourceSideCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number, @Body(schema('insurance')) body: InsuranceInput) {
     return this.insurances.update(caseId, insuranceId, body);
   }
 
   @Route('DELETE', ':insuranceId', 'update', 'CaseInsurance', 'CaseInsurance.Delete')
   @ApiOkResponse(LIST)
-  async remove(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
+  async remove(@SourceSideCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
     return this.insurances.remove(caseId, insuranceId);
   }
 
   @Route('PUT', ':insuranceId/verify', 'update', 'CaseInsurance', 'CaseInsurance.ToggleVerified')
   @ApiOkResponse({ description: 'The insurance, verified toggled (Unverified ⇄ Verified)' })
-  async verify(@ScopedCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
+  async verify(@SourceSideCase() { id: caseId }: CaseRef, @IdParam('insuranceId') insuranceId: number) {
     return this.insurances.toggleVerified(caseId, insuranceId);
   }
 
@@ -116,7 +116,7 @@ export class CaseInsuranceController {
   @ApiBadRequestResponse({ description: 'INV: no file, empty, not a JPEG or PNG by content, or over 20,971,520 bytes' })
   async storeImage(
     @Req() req: FastifyRequest,
-    @ScopedCase() { id: caseId }: CaseRef,
+    @SourceSideCase() { id: caseId }: CaseRef,
     @IdParam('insuranceId') insuranceId: number,
     @Param('side') sideRaw: string,
   ) {

@@ -79,15 +79,15 @@ export class CaseInsuranceService {
     return row;
   }
 
-  /** Relation Self: the responsible party is the patient (done here too, whatever the client sent). */
+  /** The responsible party for the relation (forms/ responsiblePartyForRelation), whatever the client sent. */
   private async responsibleParty(patientId: number, input: InsuranceInput) {
-    if (input.relationToInsured !== 'Self') return input.responsibleParty ?? null;
+    if (!input.relationToInsured && !input.responsibleParty) return null;
     const [p] = await select<{ firstName: string; lastName: string; phone: string | null; dateOfBirth: string }>(
       this.sequelize,
       'SELECT first_name AS "firstName", last_name AS "lastName", phone, date_of_birth::text AS "dateOfBirth" FROM patients WHERE id = $1',
       [patientId],
     );
-    return responsiblePartyForRelation('Self', p, input.responsibleParty);
+    return responsiblePartyForRelation(input.relationToInsured, p, input.responsibleParty);
   }
 
   private async assertPayer(payerId: number, field: string, keepId?: number) {

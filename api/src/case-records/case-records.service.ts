@@ -5,8 +5,9 @@ import {
   ErrorCode,
   CaseStatus,
   OrganizationType,
-  UserType,
+  isCaseSourceSide,
   isItpStaff,
+  outOfStateToggle,
   type CaseFeedbackInput,
   type CaseNoteInput,
   type PatientFileMetaInput,
@@ -23,7 +24,6 @@ import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService, type CaseRef } from '../cases/cases.service';
 import { select } from '../reference/reference-sql';
 
-const isItp = (user: UserContext) => user.organizationType === OrganizationType.ITP;
 
 export const caseIsClosed = () => new CodedError(ErrorCode.CaseIsClosed, undefined, undefined, 'The case is closed');
 
@@ -87,10 +87,7 @@ export class CaseRecordsService {
    * facility admin of its source facility). Referring facilities that were granted the case are not.
    */
   isSourceSide(user: UserContext, c: CaseRef): boolean {
-    if (isItp(user)) return true;
-    if (user.role === UserType.FacilityAdmin) return c.sourceFacilityId === user.facilityId;
-    if (user.role === UserType.FacilityUser) return c.sourceDivisionId === user.divisionId;
-    return false;
+    return isCaseSourceSide(user, c);
   }
 
   private requireSourceSide(user: UserContext, c: CaseRef) {
@@ -353,6 +350,16 @@ export class CaseRecordsService {
 
   async setIncludeOutOfState(user: UserContext, caseId: number, includeOutOfState: boolean) {
     await this.openForWrite(user, caseId, true);
+    const [c] = await select<{ status: string; isInvoluntary: boolean; populateOutOfStateFacilities: boolean }>(
+      this.sequelize,
+      `SELECT c.status, c.is_involuntary AS "isInvoluntary", f.populate_out_of_state_facilities AS "populateOutOfStateFacilities"
+         FROM cases c JOIN facilities f ON f.id = c.source_facility_id WHERE c.id = $1`,
+      [caseId],
+    );
+    const toggle = outOfStateToggle(c);
+    if (!toggle.shown)
+      throw invalid([{ field: 'includeOutOfState', key: 'notAvailable', message: 'Out-of-state facilities are offered for involuntary cases of a facility that populates them' }]);
+    if (!toggle.enabled) throw new CodedError(ErrorCode.CaseNotContacting, undefined, undefined, 'The out-of-state choice changes while contacting service organizations');
     await this.writer.updateDetails(caseId, { includeOutOfStateFacilities: includeOutOfState });
     auditValues({ includeOutOfState });
     return { includeOutOfStateFacilities: includeOutOfState };

@@ -38,6 +38,7 @@ import {
   mayCloseWithoutOutcome,
   outcomeNeedsFacility,
   recommendationProblems,
+  statusAfterRemovedFromAccepted,
   statusAfterRequestCancelled,
   statusAfterRequestCreated,
   statusChangeProblems,
@@ -370,7 +371,23 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
     }
 
     case 'removeFromAccepted': {
-      if (c.status === CaseStatus.WaitingForConfirmation) await move(CaseStatus.Contacting, 'auto', {});
+      // The division's accepted record is cleared (it leaves the referring facility's accepted list
+      // and the close dialog); the case goes back to contacting only when no division still accepts.
+      const accepted = (
+        await db.query<{ division_id: number }>(
+          'SELECT division_id FROM case_referring_access WHERE case_id = $1 AND accepted_at IS NOT NULL AND removed_at IS NULL ORDER BY accepted_at FOR UPDATE',
+          [c.id],
+        )
+      ).rows.map((r) => r.division_id);
+      let divisionId = command.divisionId ?? null;
+      if (divisionId === null) {
+        if (accepted.length === 0) refuse(ErrorCode.CaseNotAccepted, 'No division has accepted the patient');
+        if (accepted.length > 1) fieldRefusal({ divisionId: 'required' });
+        divisionId = accepted[0];
+      }
+      await db.query('UPDATE case_referring_access SET accepted_at = NULL WHERE case_id = $1 AND division_id = $2', [c.id, divisionId]);
+      const next = statusAfterRemovedFromAccepted(c.status, accepted.filter((d) => d !== divisionId).length);
+      if (next !== c.status) await move(next, 'auto', {});
       return { notifications: [] };
     }
 
@@ -459,6 +476,8 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       if (r.evaluation_provider_id !== actor.id) refuse(ErrorCode.Forbidden, "You don't have permission to perform this action");
       if (r.status !== 'InProgress' && r.status !== 'Pending') refuse(ErrorCode.RequestNotInProgress, 'The request is not in progress', { status: r.status });
       await repo.setRequestStatus(r.id, 'InProgress', { evaluationStarted: true });
+      // The first start shows in the case notes (spec 01 §4 "Evaluation in progress … notes"); continuing adds none.
+      if (!r.evaluation_started_at) await repo.addLifecycleNote(db, c.id, actor, `Evaluation in progress: ${r.type} request`);
       const next = evaluationInProgressStatus(r.type);
       if (next !== c.status && !isOnHold(c.status)) await move(next, 'auto', {});
       return { notifications: [] };

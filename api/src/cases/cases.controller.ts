@@ -5,6 +5,7 @@ import {
   ErrorCode,
   UserType,
   type CaseChangeOutcomeInput,
+  type CaseRemoveFromAcceptedInput,
   type CaseCloseInput,
   type CaseCreateInput,
   type CasePatientSearchInput,
@@ -70,13 +71,13 @@ export class CasesController {
   @ApiQuery({ name: 'firstName', required: true })
   @ApiQuery({ name: 'lastName', required: true })
   @ApiQuery({ name: 'dateOfBirth', required: true, description: 'YYYY-MM-DD' })
-  @ApiOkResponse({ description: 'Patients with this name and date of birth, each with its last case (activeCase when not closed)' })
-  searchPatient(@Query() query: Record<string, unknown>) {
+  @ApiOkResponse({ description: 'Patients with this name and date of birth, each with its last case (activeCase when not closed, lastCaseFromOldSystem), acceptedIn (the division that accepted the open case) and recentVisits (facilities of the last 3 months)' })
+  searchPatient(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
     const input = checkFilter<CasePatientSearchInput>(
       { firstName: queryValue(query.firstName), lastName: queryValue(query.lastName), dateOfBirth: queryValue(query.dateOfBirth) },
       'casePatientSearch',
     );
-    return this.cases.searchPatients(input);
+    return this.cases.searchPatients(user, input);
   }
 
   @Route('GET', 'providers', 'create', 'Case')
@@ -168,8 +169,14 @@ export class CasesController {
   }
 
   @CommandRoute('PUT', ':id/remove-from-accepted', 'update', 'CaseStatus', 'Case.RemoveFromAccepted', "The case's state", CASE_STATE)
-  async removeFromAccepted(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef) {
-    return this.commands.run(user, caseId, { kind: 'removeFromAccepted' });
+  @ApiSchemaBody('caseRemoveFromAccepted')
+  @ApiConflictResponse({ description: 'INV.CASE.NOT.ACCEPTED (no division accepts the patient); INV with divisionId required when several do' })
+  async removeFromAccepted(
+    @CurrentUser() user: UserContext,
+    @ScopedCase() { id: caseId }: CaseRef,
+    @Body(schema('caseRemoveFromAccepted')) body: CaseRemoveFromAcceptedInput,
+  ) {
+    return this.commands.run(user, caseId, { kind: 'removeFromAccepted', divisionId: body.divisionId ?? null });
   }
 
   @Route('GET', ':id/accepted-facilities', 'read', 'Case')

@@ -17,7 +17,14 @@ import {
   isItpStaff,
   isActiveRequestStatus,
   problemsToFieldErrors,
-  providerAcceptsAge,
+  acceptsAge,
+  monthsBefore,
+  RECENT_VISIT_MONTHS,
+  type PatientMatch,
+  caseReference,
+  patientReference,
+  responsiblePartyForRelation,
+  type AcceptedAges,
   statusAfterRequestCreated,
   statusToReopen,
   type CaseCreateInput,
@@ -32,6 +39,8 @@ import { auditValues } from '../common/request-context';
 import { preparedRead } from '../common/prepared-read';
 import { select } from '../reference/reference-sql';
 import { caseScopeSql, statusAudience } from './case-scope';
+import { abilityFor } from '../auth/abilities.guard';
+import { insurancesOfCase } from '../case-insurance/insurance-sql';
 import { CaseCommandsHandler } from './case-commands.handler';
 
 /** ACTIVITY_KINDS_UNDO_SKIPS as an SQL list (constants of forms/, so no bind parameter is needed). */
@@ -77,21 +86,39 @@ export class CasesService {
   // Creation
   // -------------------------------------------------------------------------------------------
 
-  /** Patients matching name and date of birth, each with its last case (spec 01 §2 search result). */
-  async searchPatients(q: { firstName: string; lastName: string; dateOfBirth: string }) {
-    return select(
+  /**
+   * Patients matching name and date of birth, each with its last case (spec 01 §2 search result),
+   * and what creation tells about them (spec 01 §8, §9): a last case from the old system, the
+   * division that accepted the open case, the facilities that saw the patient in the last
+   * RECENT_VISIT_MONTHS months (a facility's staff learn only of their own).
+   */
+  async searchPatients(user: UserContext, q: { firstName: string; lastName: string; dateOfBirth: string }): Promise<PatientMatch[]> {
+    const itp = isItpStaff(user.role);
+    const rows = await select<PatientMatch>(
       this.sequelize,
       `SELECT p.id, p.first_name AS "firstName", p.last_name AS "lastName", p.date_of_birth::text AS "dateOfBirth", p.gender,
               p.city, p.state,
               lc.id AS "lastCaseId", lc.created_at AS "lastCaseCreatedAt", lc.status AS "lastCaseStatus",
-              (lc.status IS NOT NULL AND lc.status <> 'Closed') AS "activeCase"
+              (lc.status IS NOT NULL AND lc.status <> 'Closed') AS "activeCase",
+              coalesce(lc.is_from_old_system, false) AS "lastCaseFromOldSystem",
+              (SELECT json_build_object('caseId', oc.id, 'facilityName', af.name, 'divisionName', ad.name)
+                 FROM cases oc JOIN case_referring_access a ON a.case_id = oc.id AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL
+                 JOIN divisions ad ON ad.id = a.division_id JOIN facilities af ON af.id = ad.facility_id
+                WHERE oc.patient_id = p.id AND oc.status <> 'Closed' ORDER BY a.accepted_at DESC LIMIT 1) AS "acceptedIn",
+              coalesce((SELECT json_agg(json_build_object('facilityId', v.facility_id, 'facilityName', v.name, 'lastSeenAt', v.last_seen) ORDER BY v.last_seen DESC)
+                          FROM (SELECT vc.source_facility_id AS facility_id, vf.name, max(vc.created_at) AS last_seen
+                                  FROM cases vc JOIN facilities vf ON vf.id = vc.source_facility_id
+                                 WHERE vc.patient_id = p.id AND vc.created_at >= $4::timestamptz AND ($5::int IS NULL OR vc.source_facility_id = $5)
+                                 GROUP BY vc.source_facility_id, vf.name) v), '[]') AS "recentVisits"
          FROM patients p
-         LEFT JOIN LATERAL (SELECT id, created_at, status FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
+         LEFT JOIN LATERAL (SELECT id, created_at, status, is_from_old_system FROM cases WHERE patient_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1) lc ON true
         WHERE lower(p.last_name) = lower($1) AND lower(p.first_name) = lower($2) AND p.date_of_birth = $3::date
           AND p.merged_into_id IS NULL
         ORDER BY p.id`,
-      [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth],
+      [capitalizeName(q.lastName), capitalizeName(q.firstName), q.dateOfBirth, monthsBefore(new Date(), RECENT_VISIT_MONTHS).toISOString(), itp ? null : (user.facilityId ?? 0)],
     );
+    // A facility's staff learn that another facility accepted the patient, not which one.
+    return rows.map((r) => (r.acceptedIn && !itp ? { ...r, acceptedIn: { caseId: r.acceptedIn.caseId, facilityName: null, divisionName: null } } : r));
   }
 
   /** Source division of a new case: fixed to a facility user's own, chosen by ITP staff and facility admins. */
@@ -144,7 +171,19 @@ export class CasesService {
       );
       if (!p) throw invalid([{ field: 'patientId', key: 'invalid', message: 'Unknown patient' }]);
       if (p.merged_into_id) throw new CodedError(ErrorCode.PatientMerged, { survivorId: p.merged_into_id });
-      if (p.active_case) fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
+      if (p.active_case) {
+        // Accepted by a referring division already: say so (spec 01 §8), rather than only "active case".
+        const [accepted] = await select<{ facilityName: string; divisionName: string }>(
+          this.sequelize,
+          `SELECT af.name AS "facilityName", ad.name AS "divisionName" FROM case_referring_access a
+             JOIN divisions ad ON ad.id = a.division_id JOIN facilities af ON af.id = ad.facility_id
+            WHERE a.case_id = $1 AND a.accepted_at IS NOT NULL AND a.removed_at IS NULL ORDER BY a.accepted_at DESC LIMIT 1`,
+          [p.active_case],
+        );
+        if (accepted)
+          fail(ErrorCode.PatientAlreadyAccepted, isItp ? { caseId: p.active_case, ...accepted } : { caseId: p.active_case });
+        fail(ErrorCode.PatientHasActiveCase, { caseId: p.active_case });
+      }
       dateOfBirth = p.dob;
       if (input.patient) await this.updatePatientFields(patientId, input.patient);
     } else {
@@ -196,7 +235,15 @@ export class CasesService {
       });
     if (!input.uninsured) {
       let position = 0;
+      const [insured] = input.insurances?.length
+        ? await select<{ firstName: string; lastName: string; phone: string | null; dateOfBirth: string }>(
+            this.sequelize,
+            'SELECT first_name AS "firstName", last_name AS "lastName", phone, date_of_birth::text AS "dateOfBirth" FROM patients WHERE id = $1',
+            [patientId],
+          )
+        : [];
       for (const ins of input.insurances ?? []) {
+        const party = responsiblePartyForRelation(ins.relationToInsured, insured, ins.responsibleParty);
         await select(
           this.sequelize,
           `INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, group_id, relation_to_insured,
@@ -209,7 +256,7 @@ export class CasesService {
             ins.insuranceId,
             ins.groupId ?? null,
             ins.relationToInsured ?? null,
-            ins.responsibleParty ? JSON.stringify(ins.responsibleParty) : null,
+            party ? JSON.stringify(party) : null,
             ins.verified ?? true,
             ins.patientPhone ?? null,
             position++,
@@ -293,7 +340,7 @@ export class CasesService {
 
   /** Active credentialed providers of a division accepting a patient of this date of birth (spec 01 §5). */
   async providersFor(divisionId: number, dateOfBirth: string | null) {
-    const rows = await select<{ id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null; acceptedPatients: never }>(
+    const rows = await select<{ id: number; firstName: string; lastName: string; avatar: string | null; biography: string | null; acceptedPatients: AcceptedAges }>(
       this.sequelize,
       `SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.avatar,
               u.provider_info->>'biography' AS biography, cp.accepted_patients AS "acceptedPatients"
@@ -304,7 +351,7 @@ export class CasesService {
       [divisionId],
     );
     const age = dateOfBirth ? ageInYears(dateOfBirth) : null;
-    return rows.filter((r) => providerAcceptsAge(r, age)).map(({ acceptedPatients: _omit, ...r }) => r);
+    return rows.filter((r) => acceptsAge(r.acceptedPatients, age)).map(({ acceptedPatients: _omit, ...r }) => r);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -333,6 +380,8 @@ export class CasesService {
               extract(epoch FROM (coalesce(c.closed_at, now()) - c.created_at))::int AS "timeElapsedSeconds",
               CASE WHEN c.outcome_type IS NULL AND c.status <> 'Closed' THEN NULL ELSE json_build_object(
                 'type', c.outcome_type, 'note', c.outcome_note,
+                -- The patient has an open case now (another one once this one is closed): reopening is refused.
+                'isActiveCase', EXISTS (SELECT 1 FROM cases n WHERE n.patient_id = c.patient_id AND n.status <> 'Closed'),
                 'referringFacility', CASE WHEN od.id IS NULL THEN NULL ELSE json_build_object('divisionId', od.id, 'divisionName', od.name, 'facilityName', ofa.name) END
               ) END AS outcome,
               json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth,
@@ -356,6 +405,13 @@ export class CasesService {
               coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY lower(t.name))
                           FROM case_tags ct JOIN patient_tags t ON t.id = ct.tag_id WHERE ct.case_id = c.id), '[]') AS tags,
               (SELECT er_line FROM itp_organization ORDER BY id LIMIT 1) AS "erLine",
+              -- The patient's case before this one (spec 01 §3 Case lastCase).
+              (SELECT json_build_object('id', lc.id, 'createdAt', lc.created_at, 'status', lc.status, 'closedAt', lc.closed_at)
+                 FROM cases lc WHERE lc.patient_id = c.patient_id AND (lc.created_at, lc.id) < (c.created_at, c.id)
+                ORDER BY lc.created_at DESC, lc.id DESC LIMIT 1) AS "lastCase",
+              -- The providers of the case's requests, once each.
+              coalesce((SELECT json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name) ORDER BY lower(u.last_name), lower(u.first_name), u.id)
+                          FROM users u WHERE u.id IN (SELECT evaluation_provider_id FROM requests WHERE case_id = c.id)), '[]') AS "evaluationProviders",
               -- Undo takes back the last manual change (the same test as the workflow's undo command).
               coalesce((SELECT a.kind = 'manual' AND a.status = c.status FROM case_activities a
                          WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})
@@ -379,8 +435,17 @@ export class CasesService {
     const { visible: _visible, requests, ...caseRow } = row as { visible: boolean; requests: Array<Record<string, any> & { status: string }> } & Record<string, any>;
     const allRequestsCancelled = requests.every((r) => r.status === 'Canceled');
     const audience = statusAudience(user);
+    // Insurances and their payers for those who may read them (spec 01 §6 "Insurance display").
+    const insurances = abilityFor(user).can('read', 'CaseInsurance') ? await insurancesOfCase(this.sequelize, caseId) : [];
+    const payers = [...new Map(insurances.map((i) => [i.payer.id, i.payer])).values()];
+    const { patient, lastCase } = caseRow as { patient: Record<string, any>; lastCase: Record<string, any> | null };
     return {
       ...caseRow,
+      patient: { ...patient, referenceNumber: patientReference(patient.id) },
+      lastCase: lastCase ? { ...lastCase, referenceNumber: caseReference(lastCase.id), activeCase: lastCase.status !== 'Closed' } : null,
+      tagNames: (caseRow.tags as Array<{ name: string }>).map((t) => t.name),
+      insurances,
+      payers,
       referenceNumber: caseRow.id,
       statusLabel: caseStatusLabel(caseRow.status, audience),
       statusGroup: caseStatusGroupOf(caseRow.status),

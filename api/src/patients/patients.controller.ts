@@ -29,7 +29,7 @@ import { CaseSourceService } from './case-source.service';
 import { LOG_PAGE_SIZE, PatientsService } from './patients.service';
 import { Route } from '../common/route';
 import { IdParam } from '../common/id-param';
-import { ScopedCase, type CaseRef } from '../auth/scoped-case';
+import { ScopedCase, SourceSideCase, type CaseRef } from '../auth/scoped-case';
 
 
 /** A 1-based page number from the query (default 1). */
@@ -60,7 +60,7 @@ export class CasePatientController {
       'INV.CASE.IS.CLOSED; INV.UPDATE.SOURCE.WITH.ACTIVE.REQUESTS (division change while a request is active); ' +
       "INV.UPDATE.CASE.WITH.CREDENTIALED.PROVIDERS (payload { providerName }: resubmit with forceUpdate)",
   })
-  async updateSource(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
+  async updateSource(@CurrentUser() user: UserContext, @SourceSideCase() { id: caseId }: CaseRef, @Body(schema('caseSourceDetails')) body: CaseSourceDetailsInput) {
     const { divisionChanged, previousDivisionId } = await this.source.update(user, caseId, body);
     // A moved case also tells the division it left (CaseSourceUpdatedToOldDivision, raised with it).
     await afterCommit('notify source updated', () =>
@@ -85,7 +85,7 @@ export class CasePatientController {
   @ApiConflictResponse({
     description: 'INV.CASE.IS.CLOSED; INV.PATIENT.LOCKED.WHILE.CONTACTING (payload { field }: veteran flag, date of birth or gender while contacting)',
   })
-  async updatePatient(@CurrentUser() user: UserContext, @ScopedCase() { id: caseId }: CaseRef, @Body(schema('patient')) body: PatientInput) {
+  async updatePatient(@CurrentUser() user: UserContext, @SourceSideCase() { id: caseId }: CaseRef, @Body(schema('patient')) body: PatientInput) {
     return this.patients.updateCasePatient(user, caseId, body);
   }
 

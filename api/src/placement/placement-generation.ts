@@ -7,6 +7,7 @@
  */
 import type { Sql } from '../db/sql';
 import {
+  ageInYears,
   compareCandidates,
   estimateTravelSeconds,
   matchDivision,
@@ -101,11 +102,10 @@ export async function generatePlacementTasks(db: Sql, caseId: number, opts: Gene
     latitude: number;
     longitude: number;
     source_facility_id: number;
-    age: number;
   }>(
     `SELECT c.main_recommendation, c.criteria, p.gender, p.is_veteran, c.is_involuntary, c.include_out_of_state_facilities,
             f.state, f.populate_out_of_state_facilities, f.latitude, f.longitude, c.source_facility_id,
-            date_part('year', age(now(), p.date_of_birth))::int AS age
+            p.date_of_birth::text AS date_of_birth
        FROM cases c JOIN patients p ON p.id = c.patient_id JOIN facilities f ON f.id = c.source_facility_id
       WHERE c.id = $1`,
     [caseId],
@@ -149,7 +149,7 @@ export async function generatePlacementTasks(db: Sql, caseId: number, opts: Gene
   const matchCase: MatchCase = {
     mainRecommendation: c.main_recommendation,
     criteria: c.criteria,
-    patientAge: c.age,
+    patientAge: ageInYears(c.date_of_birth),
     patientGender: c.gender,
     isVeteran: c.is_veteran,
     isInvoluntary: c.is_involuntary,

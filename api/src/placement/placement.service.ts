@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
+  outOfStateToggle,
   ADD_TASKS_MAX,
   CALL_LOG_MESSAGES,
   CALLBACK_RESULTS,
@@ -114,11 +115,7 @@ export class PlacementService {
       reworkedWarning: c.reworked && rows.length > 0,
       readOnly: c.status === 'Closed',
       canAddTasks: PLACEMENT_CASE_STATUSES.includes(c.status),
-      outOfState: {
-        shown: c.is_involuntary && c.populate,
-        enabled: c.status === 'LocatingServices_ContactingServiceOrganization',
-        value: c.include,
-      },
+      outOfState: { ...outOfStateToggle({ status: c.status, isInvoluntary: c.is_involuntary, populateOutOfStateFacilities: c.populate }), value: c.include },
     };
   }
 

@@ -6,3 +6,4 @@ export * from './format';
 export * from './queues';
 export * from './past-cases';
 export * from './dashboards';
+export * from './creation';

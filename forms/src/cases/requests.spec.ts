@@ -1,6 +1,6 @@
 import { UserType, REQUEST_TYPES } from '../enums';
 import { ACTIVE_REQUEST_STATUSES, REQUEST_STATUSES } from './enums';
-import { ageInYears, availableRequestTypes, canCancelRequest, canEditRequest, providerAcceptsAge } from './requests';
+import { availableRequestTypes, canCancelRequest, canEditRequest } from './requests';
 
 const ITP = [UserType.ItpAdmin, UserType.ItpUser];
 const FACILITY = [UserType.FacilityAdmin, UserType.FacilityUser];
@@ -98,38 +98,5 @@ describe('edit and cancel requests by role (spec 01 §4)', () => {
       expect(canEditRequest(u, req(s))).toBe(false);
       expect(canCancelRequest(u, req(s))).toBe(false);
     }
-  });
-});
-
-describe('ages', () => {
-  it('counts full years', () => {
-    const at = new Date(2024, 5, 15);
-    expect(ageInYears('2000-06-15', at)).toBe(24);
-    expect(ageInYears('2000-06-16', at)).toBe(23);
-    expect(ageInYears('2000-07-01', at)).toBe(23);
-    expect(ageInYears(new Date(2010, 0, 1), at)).toBe(14);
-    expect(ageInYears('bad', at)).toBeNaN();
-  });
-
-  const provider = (acceptedPatients: any) => ({ acceptedPatients });
-  it('accepts all ages or the active bands, inclusive', () => {
-    expect(providerAcceptsAge(provider({ allAges: true }), 8)).toBe(true);
-    const adults = provider({
-      allAges: false,
-      adolescent: { isActive: false, from: 13, to: 17 },
-      adult: { isActive: true, from: 18, to: 64 },
-      geriatric: { isActive: true, from: 65, to: null },
-    });
-    expect(providerAcceptsAge(adults, 15)).toBe(false);
-    expect(providerAcceptsAge(adults, 18)).toBe(true);
-    expect(providerAcceptsAge(adults, 64)).toBe(true);
-    expect(providerAcceptsAge(adults, 90)).toBe(true);
-    expect(providerAcceptsAge(adults, 17)).toBe(false);
-    expect(providerAcceptsAge(adults.acceptedPatients, 30)).toBe(true);
-  });
-  it('refuses a provider without settings and accepts an unknown age', () => {
-    expect(providerAcceptsAge(null, 30)).toBe(false);
-    expect(providerAcceptsAge(provider(null), 30)).toBe(false);
-    expect(providerAcceptsAge(provider({ allAges: false, adult: { isActive: true, from: 18, to: 64 } }), null)).toBe(true);
   });
 });

@@ -1,12 +1,27 @@
 /** Request rules of spec 01 §4 "Request lifecycle" and §5 "Case creation", written once. */
 import { REQUEST_TYPES, UserType, type RequestType } from '../enums';
-import type { AcceptedPatientsRecord } from '../schemas/facility';
 import { isActiveRequestStatus, type RequestStatus } from './enums';
 
 const ITP_STAFF: readonly string[] = [UserType.ItpAdmin, UserType.ItpUser];
 const FACILITY_STAFF: readonly string[] = [UserType.FacilityAdmin, UserType.FacilityUser];
 export const isItpStaff = (userType: string | null | undefined): boolean => !!userType && ITP_STAFF.includes(userType);
 export const isFacilityStaff = (userType: string | null | undefined): boolean => !!userType && FACILITY_STAFF.includes(userType);
+
+/**
+ * The source side of a case (spec 01 §6: patient, insurance, vitals and case-note edits are "not
+ * referring"): ITP staff and providers, or the facility staff of the case's source — its source
+ * division's users, its source facility's admin. A referring facility that was granted or accepted
+ * the case reads it but is not on its source side. One test for every such write.
+ */
+export function isCaseSourceSide(
+  user: { role: string; facilityId?: number | null; divisionId?: number | null },
+  c: { sourceFacilityId: number; sourceDivisionId: number },
+): boolean {
+  if (user.role === UserType.ItpAdmin || user.role === UserType.ItpUser || user.role === UserType.ItpProvider) return true;
+  if (user.role === UserType.FacilityAdmin) return user.facilityId === c.sourceFacilityId;
+  if (user.role === UserType.FacilityUser) return user.divisionId === c.sourceDivisionId;
+  return false;
+}
 
 /** Request types after which a Reassessment may be requested. */
 export const REASSESSMENT_PREREQUISITES: readonly RequestType[] = ['Assessment', 'PhoneConsultation'];
@@ -75,37 +90,3 @@ export function canCancelRequest(userType: string, request: RequestRuleInput): b
   return false;
 }
 
-/** Full years between a date of birth ('YYYY-MM-DD' or a Date) and `at` (default now), in local time. */
-export function ageInYears(dob: string | Date, at: Date = new Date()): number {
-  let y: number, m: number, d: number;
-  if (typeof dob === 'string') {
-    const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(dob);
-    if (!match) return NaN;
-    [y, m, d] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
-  } else [y, m, d] = [dob.getFullYear(), dob.getMonth(), dob.getDate()];
-  let age = at.getFullYear() - y;
-  if (at.getMonth() < m || (at.getMonth() === m && at.getDate() < d)) age -= 1;
-  return age;
-}
-
-/**
- * Whether a credentialed provider accepts a patient of this age: all ages, or an active band
- * (adolescent, adult, geriatric of the credentialed-provider record) with from ≤ age ≤ to (an empty
- * end is open). Takes the credentialed-provider row (`{ acceptedPatients }`) or the record itself;
- * a provider without accepted-patients settings accepts nobody; an unknown age is accepted.
- */
-export function providerAcceptsAge(
-  providerInfo: { acceptedPatients?: AcceptedPatientsRecord | null } | AcceptedPatientsRecord | null | undefined,
-  ageYears: number | null | undefined,
-): boolean {
-  const ap: AcceptedPatientsRecord | null | undefined =
-    providerInfo && 'allAges' in providerInfo ? (providerInfo as AcceptedPatientsRecord) : (providerInfo as { acceptedPatients?: AcceptedPatientsRecord | null } | null)?.acceptedPatients;
-  if (!ap) return false;
-  if (ap.allAges) return true;
-  if (ageYears === null || ageYears === undefined || Number.isNaN(ageYears)) return true;
-  return (['adolescent', 'adult', 'geriatric'] as const).some((band) => {
-    const b = ap[band];
-    if (!b?.isActive) return false;
-    return (b.from === null || b.from === undefined || ageYears >= b.from) && (b.to === null || b.to === undefined || ageYears <= b.to);
-  });
-}

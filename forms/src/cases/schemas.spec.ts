@@ -1,6 +1,6 @@
 import { normalizeInput } from '../normalize';
 import { validate, type SchemaName } from '../validation';
-import { caseCreateProblems, formatSsn, isValidSsn, medicalInformationProblems, normalizeMedicalInformation, problemsToFieldErrors } from './schemas';
+import { OUTCOME_ERROR_KEY, caseCreateProblems, formatSsn, isValidSsn, medicalInformationProblems, normalizeMedicalInformation, problemsToFieldErrors } from './schemas';
 
 const v = (name: SchemaName, data: unknown) => validate(name, normalizeInput(data));
 /** [field, key] of every error, sorted. */
@@ -292,7 +292,7 @@ describe('caseClose and caseChangeOutcome', () => {
     expect(fk('caseClose', { outcomeRequired: true, caseOutcomeType: 'Transferred_MedicalUnit' })).toEqual([['referringDivisionId', 'required']]);
     expect(fk('caseClose', { outcomeRequired: true, caseOutcomeType: 'Discharged_Other' })).toEqual([['note', 'required']]);
     expect(fk('caseClose', { caseOutcomeType: 'Gone' })).toEqual([
-      ['caseOutcomeType', 'enum'],
+      ['caseOutcomeType', OUTCOME_ERROR_KEY],
       ['outcomeRequired', 'required'],
     ]);
   });

@@ -340,7 +340,12 @@ export function insuranceListRules(d: any): FieldError[] {
   return errors;
 }
 
-/** Relation Self: the responsible party is the patient (spec 01 §4 Insurance states). */
+/**
+ * The responsible party an insurance keeps for its relation (spec 01 §4 Insurance states), at case
+ * creation and on every insurance edit, in the browser and on the server: relation Self copies the
+ * patient into it; any other relation clears what was copied (a party marked Self, or one with the
+ * patient's own name and date of birth) and keeps a party someone entered.
+ */
 export function responsiblePartyForRelation(
   relation: string | null | undefined,
   patient: { firstName?: string | null; lastName?: string | null; phone?: string | null; dateOfBirth?: string | null } | null | undefined,
@@ -354,7 +359,12 @@ export function responsiblePartyForRelation(
       dateOfBirth: patient?.dateOfBirth ?? null,
       role: 'Self',
     };
-  return current ?? null;
+  if (!current) return null;
+  const same = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+  const copied =
+    current.role === 'Self' ||
+    (same(current.firstName, patient?.firstName) && same(current.lastName, patient?.lastName) && same(current.dateOfBirth?.slice(0, 10), patient?.dateOfBirth?.slice(0, 10)));
+  return copied ? null : current;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,9 +506,16 @@ export interface CaseCloseInput {
   expectedStatus?: CaseStatus | null;
 }
 
+/**
+ * The message key of an outcome that is not one of the case outcomes (spec 01 §8 "Outcome invalid"):
+ * the close and change-outcome calls answer it as the field's key, and the dialogs look it up.
+ */
+export const OUTCOME_ERROR_KEY = 'cases.information.activity.changeStatus.outcomeError';
+const outcomeType = { ...nullableEnum(CASE_OUTCOMES), 'x-errorKey': OUTCOME_ERROR_KEY, 'x-errorMessage': 'Choose one of the case outcomes' } as const;
+
 export const caseCloseSchema = objectSchema('caseClose', ['outcomeRequired'], {
   outcomeRequired: { type: 'boolean' },
-  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  caseOutcomeType: outcomeType,
   note: optionalLargeText,
   referringDivisionId: optionalId,
   expectedStatus: nullableEnum(CASE_STATUSES),
@@ -513,12 +530,18 @@ export interface CaseChangeOutcomeInput {
 }
 
 export const caseChangeOutcomeSchema = objectSchema('caseChangeOutcome', ['caseOutcomeType'], {
-  caseOutcomeType: nullableEnum(CASE_OUTCOMES),
+  caseOutcomeType: outcomeType,
   note: optionalLargeText,
   referringDivisionId: optionalId,
 });
 
 /** Changing the outcome always needs one (the EHR-without-outcome case only shows a notice). */
+/** PUT /api/cases/{id}/remove-from-accepted: the division to take off; may be left out when only one accepts. */
+export interface CaseRemoveFromAcceptedInput {
+  divisionId?: number | null;
+}
+export const caseRemoveFromAcceptedSchema = objectSchema('caseRemoveFromAccepted', [], { divisionId: optionalId });
+
 export const caseChangeOutcomeRules = (d: any): FieldError[] => problemsToFieldErrors(closeProblems({ ...d, outcomeRequired: true }));
 
 export interface CaseFeedbackInput {

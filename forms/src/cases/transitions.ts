@@ -191,6 +191,14 @@ export function statusAfterRequestCancelled(current: string): S {
   return group === 'RequestSentToProvider' || group === 'ProviderWorkingRequest' ? CaseStatus.PendingAssignment : (current as S);
 }
 
+/**
+ * Remove from accepted (spec 01 §4): the case goes back to contacting service organizations only
+ * when it was waiting for confirmation and no other division still accepts the patient.
+ */
+export function statusAfterRemovedFromAccepted(current: string, divisionsStillAccepting: number): S {
+  return current === CaseStatus.WaitingForConfirmation && divisionsStillAccepting === 0 ? CaseStatus.Contacting : (current as S);
+}
+
 // ---------------------------------------------------------------------------------------------
 // How a status is shown (spec 01 §4): facilities see group names for the provider stages.
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * majority rule of the merge page, and the schemas of the calls. Read by the API and the UI.
  */
 import { AGE_RANGES, AGE_RANGE_NAMES, GENDERS, type AgeRangeName } from '../cases/enums';
+import { AGE_BANDS } from '../enums';
 import { US_STATE_CODES } from '../states';
 import { id, mediumText, objectSchema, optionalMediumText } from '../schemas/common';
 
@@ -39,6 +40,40 @@ export function ageOn(dateOfBirth: string, today: string): number {
   if (dateOfBirth > yearsBefore(today, age)) age -= 1;
   return age;
 }
+
+/**
+ * The one age of a patient everywhere (provider lists, placement matching, queues): whole years on
+ * `at` (default now), the day counted in UTC. Takes 'YYYY-MM-DD' (a longer ISO string is cut) or a Date.
+ */
+export function ageInYears(dateOfBirth: string | Date, at: Date | string = new Date()): number {
+  const dob = typeof dateOfBirth === 'string' ? dateOfBirth.slice(0, 10) : todayUtc(dateOfBirth);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(dob)) return NaN;
+  return ageOn(dob, typeof at === 'string' ? at.slice(0, 10) : todayUtc(at));
+}
+
+/** A band of an accepted-patients record (spec 03 §3): active, with its from and to in years. */
+type AcceptedBand = { isActive?: boolean; from?: number | null; to?: number | null } | null | undefined;
+/** The accepted-patients record of a referring division or a credentialed provider (spec 03 §3). */
+export type AcceptedAges = { allAges?: boolean; adolescent?: AcceptedBand; adult?: AcceptedBand; geriatric?: AcceptedBand } | null | undefined;
+
+/**
+ * The one rule for "accepts this patient's age", read by the provider list of a request (spec 01
+ * §5), the placement matching (spec 02 §3) and the call log's accept grid (spec 02 §5): all ages,
+ * or an active band with from ≤ age ≤ to (an empty end is open). A record that is absent sets no
+ * age limit (a referring division saved before the field was required; credentialed providers
+ * always carry one); an unknown age is not refused.
+ */
+export function acceptsAge(ap: AcceptedAges, age: number | null | undefined): boolean {
+  if (!ap || ap.allAges) return true;
+  if (age === null || age === undefined || Number.isNaN(age)) return true;
+  return AGE_BANDS.some((band) => {
+    const b = ap[band];
+    return !!b?.isActive && (b.from == null || age >= b.from) && (b.to == null || age <= b.to);
+  });
+}
+
+/** Whether a record accepts some age of one band at all (a cell of the call log's accept grid). */
+export const acceptsBand = (ap: AcceptedAges, band: (typeof AGE_BANDS)[number]): boolean => !ap || !!ap.allAges || !!ap[band]?.isActive;
 
 /** The age ranges a patient is in (Adult and Geriatric overlap from 55). */
 export const ageRangesOf = (dateOfBirth: string, today: string): AgeRangeName[] =>

@@ -1,4 +1,6 @@
-import { ageOn, ageRangeBirthDates, ageRangesOf, differsFromMajority, duplicateKey, yearsBefore } from './index';
+import { acceptGridEnabled } from '../placement/calls';
+import { matchDivision } from '../placement/matching';
+import { acceptsAge, ageInYears, ageOn, ageRangeBirthDates, ageRangesOf, differsFromMajority, duplicateKey, yearsBefore } from './index';
 
 describe('age ranges of the patient directory (spec 01 §3: Child 5-12, Adolescent 13-17, Adult 18 and up, Geriatric 55 and up)', () => {
   const today = '2026-11-25';
@@ -42,5 +44,39 @@ describe('merge page', () => {
 
   it('groups duplicates by first name, last name and date of birth, ignoring case', () => {
     expect(duplicateKey({ firstName: 'Maria ', lastName: 'LOPEZ', dateOfBirth: '1988-04-12' })).toBe(duplicateKey({ firstName: 'maria', lastName: 'Lopez', dateOfBirth: '1988-04-12' }));
+  });
+});
+
+describe('one age and one accepted-ages rule for providers, placement and the accept grid (spec 01 §5, 02 §3, §5, 03 §3)', () => {
+  it('counts full years on the UTC day', () => {
+    const at = new Date(Date.UTC(2024, 5, 15, 12));
+    expect(ageInYears('2000-06-15', at)).toBe(24);
+    expect(ageInYears('2000-06-16', at)).toBe(23);
+    expect(ageInYears('2000-07-01', at)).toBe(23);
+    expect(ageInYears('2000-06-15T00:00:00.000Z', at)).toBe(24);
+    expect(ageInYears(new Date(Date.UTC(2010, 0, 1)), at)).toBe(14);
+    expect(ageInYears('bad', at)).toBeNaN();
+  });
+
+  const adults = { allAges: false, adolescent: { isActive: false, from: 13, to: 17 }, adult: { isActive: true, from: 18, to: 64 }, geriatric: { isActive: true, from: 65, to: null } };
+  it('accepts all ages or the active bands, inclusive at both ends', () => {
+    expect(acceptsAge({ allAges: true }, 8)).toBe(true);
+    expect(acceptsAge(adults, 15)).toBe(false);
+    expect(acceptsAge(adults, 17)).toBe(false);
+    expect(acceptsAge(adults, 18)).toBe(true);
+    expect(acceptsAge(adults, 64)).toBe(true);
+    expect(acceptsAge(adults, 90)).toBe(true);
+  });
+
+  it('sets no limit without a record and refuses no unknown age, for the provider list and the matching alike', () => {
+    expect(acceptsAge(null, 30)).toBe(true);
+    expect(acceptsAge(undefined, 8)).toBe(true);
+    expect(acceptsAge(adults, null)).toBe(true);
+    expect(acceptsAge(adults, NaN)).toBe(true);
+    const c = { mainRecommendation: 'MentalHealthInpatient', criteria: [], patientGender: 'Female', isVeteran: false, isInvoluntary: false, includeOutOfStateFacilities: false, sourceState: 'IA', sourcePopulatesOutOfState: false };
+    const d = { divisionId: 1, facilityId: 1, referringType: 'MentalHealthInpatient', criteria: null, genders: null, veteranOnly: false, state: 'IA', score: 70, isPreferred: false, travelSeconds: 60 };
+    for (const [acceptedPatients, age] of [[null, 30], [adults, 15], [adults, 55], [adults, 17]] as const)
+      expect(matchDivision({ ...c, patientAge: age }, { ...d, acceptedPatients }, undefined) !== null).toBe(acceptsAge(acceptedPatients, age));
+    expect(acceptGridEnabled({ genders: null, acceptedPatients: null }).male).toEqual({ adolescent: true, adult: true, geriatric: true });
   });
 });

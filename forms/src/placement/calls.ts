@@ -3,6 +3,8 @@
  * call", §5 "Call log"), written once for the API, the worker and the call-log screen.
  */
 
+import { acceptsBand } from '../patients';
+
 export const CALL_RESULTS = [
   'GrantedAccess',
   'IntakePacketToBeCompleted',
@@ -99,7 +101,7 @@ export function acceptGridEnabled(division: {
 }): AcceptGrid {
   const genders = division.genders?.length ? division.genders.map((g) => g.toLowerCase()) : ['male', 'female'];
   const ap = division.acceptedPatients;
-  const age = (band: (typeof ACCEPT_AGES)[number]) => !ap || !!ap.allAges || !!ap[band]?.isActive;
+  const age = (band: (typeof ACCEPT_AGES)[number]) => acceptsBand(ap, band);
   const row = (g: string) => Object.fromEntries(ACCEPT_AGES.map((a) => [a, genders.includes(g) && age(a)])) as AcceptGrid['male'];
   return { male: row('male'), female: row('female') };
 }
@@ -117,6 +119,16 @@ export function canUndoCall(caseStatus: string, call: { result: string | null; u
 
 /** The case statuses in which calls may be logged (otherwise the case was closed or reworked). */
 export const PLACEMENT_CASE_STATUSES: readonly string[] = UNDO_CASE_STATUSES;
+
+/**
+ * The out-of-state toggle of the placements card (spec 02 §2): shown for involuntary cases whose
+ * source facility populates out-of-state facilities, enabled only while contacting service
+ * organizations. The API refuses a change the toggle would not offer.
+ */
+export function outOfStateToggle(c: { status: string; isInvoluntary: boolean; populateOutOfStateFacilities: boolean }): { shown: boolean; enabled: boolean } {
+  const shown = !!c.isInvoluntary && !!c.populateOutOfStateFacilities;
+  return { shown, enabled: c.status === 'LocatingServices_ContactingServiceOrganization' };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Call-log validation (spec 02 §5 "Call log")

@@ -4,6 +4,7 @@
  * candidates and the case, these functions decide.
  */
 import { CRITERIA } from '../enums';
+import { acceptsAge } from '../patients';
 
 export interface MatchCase {
   mainRecommendation: string | null;
@@ -49,13 +50,6 @@ export const referringTypeFor = (mainRecommendation: string | null): string | nu
 /** The division's gender list names Female/Male; transgender patients count by their gender identity. */
 const genderGroup = (gender: string): string => (gender === 'Transgender_Female' ? 'Female' : gender === 'Transgender_Male' ? 'Male' : gender);
 
-export function acceptsAge(ap: MatchDivision['acceptedPatients'], age: number): boolean {
-  if (!ap || ap.allAges) return true;
-  return (['adolescent', 'adult', 'geriatric'] as const).some((band) => {
-    const b = ap[band];
-    return !!b?.isActive && (b.from == null || age >= b.from) && (b.to == null || age <= b.to);
-  });
-}
 
 /**
  * Why a division fits the case (the reasons shown beside it), or null when it does not.

@@ -11,6 +11,7 @@ import { ConfirmDialog, FormDialog, NoteField } from '../page/dialogs';
 import type { CaseCardProps } from '../types';
 import { CaseCard, useCardCommands } from './CaseCard';
 import { authorName, when } from './records/recordFormat';
+import { onSourceSide } from '../sourceSide';
 
 /**
  * The case-notes card (spec 01 §2, §4 "Patient file and note visibility", §6): every staff role
@@ -19,14 +20,14 @@ import { authorName, when } from './records/recordFormat';
  * staff, ITP authors); hidden notes are greyed and only ITP staff get them.
  */
 export function CaseNotesCard({ caseRecord, onChanged }: CaseCardProps) {
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const { data, error } = useAppQuery(keys.case(caseRecord.id, 'caseNotes'), (dp) => dp.caseNotes(caseRecord.id));
   // A refused change may mean the notes changed meanwhile: they are fetched again either way.
   const { run, submit: send, problems, setProblems, busy, dialog } = useCardCommands(caseRecord, onChanged, ['caseNotes'], { refreshOnError: true });
   const [editing, setEditing] = useState<{ note: CaseNoteRow | null; text: string; reason: string } | null>(null);
   const [removing, setRemoving] = useState<CaseNoteRow | null>(null);
   const closed = caseRecord.status === CaseStatus.Closed;
-  const canAdd = !closed && ability.can('create', 'CaseNote');
+  const canAdd = !closed && ability.can('create', 'CaseNote') && onSourceSide(context, caseRecord);
 
   const submit = async () => {
     if (!editing) return;

@@ -4,13 +4,14 @@ import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import type { CaseCardProps } from '../types';
 import { CaseCard } from './CaseCard';
+import { onSourceSide } from '../sourceSide';
 
 /**
  * Insurance card of the case page (spec 01 §2, §3 Insurance, §6): the insurances in order with
  * payer, ids and verified state, or the uninsured flag; a link to /cases/{id}/insurances.
  */
 export function InsuranceCard({ caseRecord }: CaseCardProps) {
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const canRead = ability.can('read', 'CaseInsurance');
   const { data, error } = useAppQuery(keys.case(caseRecord.id, 'insurances', caseRecord.version, String(caseRecord.uninsured)), (dp) => dp.insurances(caseRecord.id), {
     enabled: canRead,
@@ -25,7 +26,7 @@ export function InsuranceCard({ caseRecord }: CaseCardProps) {
       loading={!data && !error}
       action={
         <Button component={RouterLink} to={`/cases/${caseRecord.id}/insurances`} size="small" data-testid="insurance-page-link">
-          {ability.can('update', 'CaseInsurance') && caseRecord.status !== 'Closed' ? 'Edit insurance' : 'Open'}
+          {ability.can('update', 'CaseInsurance') && caseRecord.status !== 'Closed' && onSourceSide(context, caseRecord) ? 'Edit insurance' : 'Open'}
         </Button>
       }
     >

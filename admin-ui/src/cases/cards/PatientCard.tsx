@@ -29,6 +29,7 @@ import { keys, useAppData, useAppQuery } from '../../data/query';
 import type { CaseCardProps, CaseDetails } from '../types';
 import { CaseCard } from './CaseCard';
 import { addressLine, InfoRow as Row, TitleIconButton } from './InfoRow';
+import { onSourceSide } from '../sourceSide';
 
 const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: g.replace('_', ' ') }));
 const FIELD_LABELS: Record<string, string> = {
@@ -246,12 +247,12 @@ function PatientLogDialog({ caseId, onClose }: { caseId: number; onClose: () => 
  * while contacting); the change log paged at 10; the patient-history button for ITP roles.
  */
 export function PatientCard({ caseRecord, onChanged }: CaseCardProps) {
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const [editing, setEditing] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const p = caseRecord.patient;
   const closed = caseRecord.status === 'Closed';
-  const canEdit = ability.can('update', 'Case') && !closed;
+  const canEdit = ability.can('update', 'Case') && !closed && onSourceSide(context, caseRecord);
   const canLog = ability.can('read', 'PatientLog');
   const canHistory = ability.can('access', 'PatientHistory');
   const openHistory = useCallback(() => window.open(`/patients/${p.id}/history`, '_blank', 'noopener'), [p.id]);

@@ -15,6 +15,7 @@ import { keys, useAppData, useAppQuery } from '../../data/query';
 import type { CaseCardProps, CaseDetails } from '../types';
 import { CaseCard } from './CaseCard';
 import { addressLine, InfoRow, TitleIconButton } from './InfoRow';
+import { onSourceSide } from '../sourceSide';
 
 const METHOD_LABELS: Record<string, string> = { SMS: 'SMS', PhoneCall: 'Phone call' };
 const METHOD_CHOICES = NOTIFICATION_SENDING_METHODS.map((m) => ({ id: m, name: METHOD_LABELS[m] ?? m }));
@@ -174,11 +175,11 @@ const contact = (c: Record<string, string | null> | null | undefined, key: 'phon
  * the facility fixed, warns on a division change and shows the coded errors as dialogs.
  */
 export function SourceFacilityCard({ caseRecord, onChanged }: CaseCardProps) {
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const [editing, setEditing] = useState(false);
   const f = caseRecord.sourceFacility;
   const d = caseRecord.sourceDivision;
-  const canEdit = ability.can('update', 'Case') && caseRecord.status !== 'Closed';
+  const canEdit = ability.can('update', 'Case') && caseRecord.status !== 'Closed' && onSourceSide(context, caseRecord);
   return (
     <CaseCard
       title="Source facility"

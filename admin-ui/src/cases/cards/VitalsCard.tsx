@@ -7,6 +7,7 @@ import { FormDialog } from '../page/dialogs';
 import type { CaseCardProps } from '../types';
 import { CaseCard, useCardCommands } from './CaseCard';
 import { authorName, localInputToIso, nowLocalInput, numberOrNull, when } from './records/recordFormat';
+import { onSourceSide } from '../sourceSide';
 
 const EMPTY = { submittedOn: '', pulse: '', systolic: '', diastolic: '', oxygenSaturation: '', bodyTemperature: '', respirationRate: '' };
 type Values = typeof EMPTY;
@@ -28,11 +29,11 @@ export function vitalsPayload(v: Values) {
 
 /** The vitals card (spec 01 §2, §5 Vitals): table and an add modal for ITP and source-side facility staff while the case is open. */
 export function VitalsCard({ caseRecord, onChanged }: CaseCardProps) {
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const { data, error } = useAppQuery(keys.case(caseRecord.id, 'vitals'), (dp) => dp.vitals(caseRecord.id));
   const { submit: send, problems, setProblems, busy, dialog } = useCardCommands(caseRecord, onChanged, ['vitals']);
   const [values, setValues] = useState<Values | null>(null);
-  const canAdd = caseRecord.status !== CaseStatus.Closed && ability.can('create', 'Vitals');
+  const canAdd = caseRecord.status !== CaseStatus.Closed && ability.can('create', 'Vitals') && onSourceSide(context, caseRecord);
 
   const set = (k: keyof Values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => (v ? { ...v, [k]: e.target.value } : v));
   const submit = async () => {

@@ -8,6 +8,7 @@ import { PageTitle } from '../../common/PageTitle';
 import { validatePayload } from '../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../data/codedError';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
+import { AlreadyAcceptedDialog, PatientReviewDialog, patientStep, type PatientStep } from './PatientNoticeDialogs';
 import { useAppData } from '../../data/query';
 import { searchToQuery } from './searchQuery';
 
@@ -41,7 +42,8 @@ export function CaseSearchPage() {
   const navigate = useNavigate();
   const notify = useNotify();
   const dp = useAppData();
-  const [activeCase, setActiveCase] = useState(false);
+  const [step, setStep] = useState<PatientStep | null>(null);
+  const [lastSearch, setLastSearch] = useState<SearchData | null>(null);
   const [busy, setBusy] = useState(false);
   // The division is known for facility staff only; ITP staff give the EHR ids on the case tab.
   const ehrRequired = context.organizationType === 'Facility' && context.isIntegratedWithEMR;
@@ -64,7 +66,11 @@ export function CaseSearchPage() {
       if (ability.can('read', 'CaseSearchResult')) return navigate(`/cases/create/search/result?${searchToQuery(search)}`);
       // Facility staff: the (most recent) matching patient; the server refuses an active case anyway.
       const match = [...matches].sort((a, b) => String(b.lastCaseCreatedAt ?? '').localeCompare(String(a.lastCaseCreatedAt ?? '')))[0];
-      if (match.activeCase) return setActiveCase(true);
+      const next = patientStep(match, context.facilityId);
+      if (next.kind !== 'go') {
+        setLastSearch(search);
+        return setStep(next);
+      }
       navigate(`/cases/create?${searchToQuery(search, { patientId: match.id })}`);
     } catch (e) {
       if (isCodedError(e) && e.fields.length) return fieldErrorsToObject(e.fields);
@@ -113,7 +119,13 @@ export function CaseSearchPage() {
           </Form>
         </CardContent>
       </Card>
-      <ActiveCaseDialog open={activeCase} onClose={() => setActiveCase(false)} />
+      <ActiveCaseDialog open={step?.kind === 'active'} onClose={() => setStep(null)} />
+      <AlreadyAcceptedDialog step={step} onClose={() => setStep(null)} />
+      <PatientReviewDialog
+        step={step}
+        onCancel={() => setStep(null)}
+        onContinue={() => step && lastSearch && navigate(`/cases/create?${searchToQuery(lastSearch, { patientId: step.match.id })}`)}
+      />
     </Box>
   );
 }

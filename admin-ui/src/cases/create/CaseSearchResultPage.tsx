@@ -20,6 +20,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { caseReference, formatDay } from '@crisis/forms';
 import { PageTitle } from '../../common/PageTitle';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
+import { AlreadyAcceptedDialog, PatientReviewDialog, patientStep, type PatientStep } from './PatientNoticeDialogs';
 import { useAppQuery } from '../../data/query';
 import { searchFromQuery, searchToQuery } from './searchQuery';
 
@@ -39,15 +40,18 @@ export function CaseSearchResultPage() {
   const { data: matches, error: failed } = useAppQuery(['patientSearch', search], (dp) => dp.searchPatients(search!), { enabled: !!search });
   const [selected, setSelected] = useState<number | null>(null);
   const [required, setRequired] = useState(false);
-  const [activeCase, setActiveCase] = useState(false);
+  const [step, setStep] = useState<PatientStep | null>(null);
 
   if (!search) return <Navigate to="/cases/create/search" replace />;
 
+  const go = (patientId: number) => navigate(`/cases/create?${searchToQuery(search, { patientId })}`);
   const proceed = () => {
     const patient = matches?.find((m) => m.id === selected);
     if (!patient) return setRequired(true);
-    if (patient.activeCase) return setActiveCase(true);
-    navigate(`/cases/create?${searchToQuery(search, { patientId: patient.id })}`);
+    // ITP staff choose the source facility later: a visit at any facility asks for a review.
+    const next = patientStep(patient, null);
+    if (next.kind === 'go') return go(patient.id);
+    setStep(next);
   };
 
   const count = matches?.length ?? 0;
@@ -125,7 +129,9 @@ export function CaseSearchResultPage() {
           </Stack>
         </CardContent>
       </Card>
-      <ActiveCaseDialog open={activeCase} onClose={() => setActiveCase(false)} />
+      <ActiveCaseDialog open={step?.kind === 'active'} onClose={() => setStep(null)} />
+      <AlreadyAcceptedDialog step={step} onClose={() => setStep(null)} />
+      <PatientReviewDialog step={step} onCancel={() => setStep(null)} onContinue={() => step && go(step.match.id)} />
     </Box>
   );
 }

@@ -42,6 +42,7 @@ import { useConfirmation } from '../../common/ConfirmDialog';
 import type { CaseDetails } from '../types';
 import { InsuranceFields } from './InsuranceFields';
 import { insuranceToInput } from './insuranceInput';
+import { onSourceSide } from '../sourceSide';
 
 const toPayload = (v: Partial<InsuranceInput>): InsuranceInput => ({
   payerId: v.payerId as number,
@@ -176,7 +177,7 @@ export function InsurancePage() {
   const dp = useAppData();
   const { id } = useParams();
   const caseId = Number(id);
-  const { ability } = useSession();
+  const { ability, context } = useSession();
   const notify = useNotify();
   const [caseRecord, setCaseRecord] = useState<CaseDetails | null>(null);
   const [data, setData] = useState<InsuranceList | null>(null);
@@ -196,8 +197,9 @@ export function InsurancePage() {
   }, [caseId, load, dp]);
 
   const closed = caseRecord?.status === 'Closed';
-  const canEdit = ability.can('update', 'CaseInsurance') && !closed;
-  const canUninsured = ability.can('update', 'CaseUninsured') && !closed;
+  const sourceSide = !!caseRecord && onSourceSide(context, caseRecord);
+  const canEdit = ability.can('update', 'CaseInsurance') && !closed && sourceSide;
+  const canUninsured = ability.can('update', 'CaseUninsured') && !closed && sourceSide;
   const insurances = data?.insurances ?? [];
 
   const act = async (what: () => Promise<unknown>, success: string) => {

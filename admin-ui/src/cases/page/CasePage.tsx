@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { Alert, Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import RateReviewIcon from '@mui/icons-material/RateReview';
-import { CaseStatus, DivisionType, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
+import { CaseStatus, DivisionType, OLD_SYSTEM_DOCUMENTS_MESSAGE, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppQuery } from '../../data/query';
@@ -118,6 +118,11 @@ export function CasePage() {
           This case is closed{record.closedAt ? ` since ${formatDateTime(record.closedAt)}` : ''}
           {record.outcome?.type ? ` — outcome: ${enumLabel(record.outcome.type)}` : ''}
           {record.outcome?.referringFacility ? ` (${record.outcome.referringFacility.facilityName} — ${record.outcome.referringFacility.divisionName})` : ''}.
+        </Alert>
+      )}
+      {record.isFromOldSystem && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="case-old-system-banner">
+          {OLD_SYSTEM_DOCUMENTS_MESSAGE}
         </Alert>
       )}
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 2 }}>

@@ -6,6 +6,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import UndoIcon from '@mui/icons-material/Undo';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import EditNoteIcon from '@mui/icons-material/EditNote';
+import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
 import { ErrorCode, CaseStatus, caseReference, caseStatusLabel, closeBlockedByRequest, mayCloseWithoutOutcome } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
@@ -14,6 +15,7 @@ import type { AppDataProvider } from '../../data/dataProvider';
 import { useAppData, useCaseCommand } from '../../data/query';
 import { ConfirmDialog } from './dialogs';
 import { ContactingDialog, NoteDialog, OutcomeDialog, type Submit } from './statusDialogs';
+import { RemoveFromAcceptedDialog } from './RemoveFromAcceptedDialog';
 import { useCaseErrors } from './useCaseErrors';
 
 type Confirm = { kind: 'resume' | 'undo' | 'closeWithoutOutcome' | 'reopen'; status?: string } | null;
@@ -32,6 +34,7 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
   const [outcomeMode, setOutcomeMode] = useState<'close' | 'changeOutcome' | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState(false);
   const closed = caseRecord.status === CaseStatus.Closed;
   const canControl = ability.can('update', 'CaseStatus');
 
@@ -157,6 +160,11 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
           Undo last change
         </Button>
       )}
+      {!closed && caseRecord.patientAcceptedCreatedAt && (
+        <Button size="small" startIcon={<RemoveDoneIcon />} onClick={() => setRemoving(true)} data-testid="case-remove-accepted">
+          Remove from accepted
+        </Button>
+      )}
       {closed && (
         <>
           <Button size="small" variant="outlined" startIcon={<ReplayIcon />} onClick={startReopen} disabled={busy} data-testid="case-reopen">
@@ -168,6 +176,21 @@ export function StatusControl({ caseRecord, onChanged }: { caseRecord: CaseDetai
         </>
       )}
 
+      <RemoveFromAcceptedDialog
+        open={removing}
+        caseId={caseRecord.id}
+        busy={busy}
+        onClose={() => setRemoving(false)}
+        onSubmit={async (divisionId) => {
+          setBusy(true);
+          try {
+            await run((dp) => dp.caseRemoveFromAccepted(caseRecord.id, divisionId), 'Removed from accepted');
+          } finally {
+            setBusy(false);
+            setRemoving(false);
+          }
+        }}
+      />
       <NoteDialog target={noteTarget} onClose={() => setNoteTarget(null)} onSubmit={changeStatus} />
       <ContactingDialog open={contacting} caseRecord={caseRecord} target={CaseStatus.Contacting} onClose={() => setContacting(false)} onSubmit={changeStatus} />
       <OutcomeDialog open={!!outcomeMode} mode={outcomeMode ?? 'close'} caseRecord={caseRecord} onClose={() => setOutcomeMode(null)} onSubmit={outcomeMode === 'changeOutcome' ? changeOutcome : close} />

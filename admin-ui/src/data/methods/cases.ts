@@ -23,6 +23,7 @@ export const caseMethods = {
   caseUndo: (id: number) => http.put<CaseState>(`${base(id)}/undo`, {}),
   caseReopenStatus: (id: number) => http.get<{ statusToReopen: string; activeCaseId: number | null }>(`${base(id)}/reopen-status`),
   caseReopen: (id: number) => http.post<CaseState>(`${base(id)}/reopen`, {}),
+  caseRemoveFromAccepted: (id: number, divisionId: number) => http.put<CaseState>(`${base(id)}/remove-from-accepted`, { divisionId }),
   caseCloseOptions: (id: number) =>
     http.get<{ accepted: ReferringDivisionOption[]; referring: ReferringDivisionOption[] }>(`${base(id)}/close-options`),
   caseActivity: (id: number) => http.get<ActivityRow[]>(`${base(id)}/activity`),
