@@ -26,6 +26,9 @@ import { MessageDispatcher } from './messaging/message-dispatcher';
 import { createActivities } from './temporal/activities';
 import { WorkerModule } from './worker.module';
 
+/** Tasks of the messaging queue run at once in this worker (MESSAGING_TASK_SLOTS, at least 2). */
+const MESSAGING_TASK_SLOTS = Math.max(2, Number(process.env.MESSAGING_TASK_SLOTS) || 4);
+
 const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,11 +78,23 @@ async function main(): Promise<number> {
     const activities = createActivities({ sequelize: app.get<Sequelize>(getConnectionToken()), cases: app.get(CaseCommandsHandler) });
     // Two queues, one process: case commands, claims and timers on the main one; deliveries and
     // facility alerts on their own (messagingTaskQueueOf), so a burst of alerts never delays a command.
-    const workers = await Promise.all(
-      [env.taskQueue, messagingTaskQueueOf(env.taskQueue)].map((taskQueue) =>
-        Worker.create({ connection, namespace: env.namespace, taskQueue, workflowBundle: bundle, activities, shutdownGraceTime: '10 seconds' }),
-      ),
-    );
+    // They share this process's CPU: the messaging queue takes a few tasks at a time (its backlog
+    // waits on the server, seconds at most), or a burst of calls and texts starved the commands.
+    const messaging = MESSAGING_TASK_SLOTS;
+    const workers = await Promise.all([
+      Worker.create({ connection, namespace: env.namespace, taskQueue: env.taskQueue, workflowBundle: bundle, activities, shutdownGraceTime: '10 seconds' }),
+      Worker.create({
+        connection,
+        namespace: env.namespace,
+        taskQueue: messagingTaskQueueOf(env.taskQueue),
+        workflowBundle: bundle,
+        activities,
+        shutdownGraceTime: '10 seconds',
+        maxConcurrentWorkflowTaskExecutions: messaging,
+        maxConcurrentActivityTaskExecutions: messaging,
+        maxConcurrentLocalActivityExecutions: messaging,
+      }),
+    ]);
     log(`polling task queues "${env.taskQueue}" and "${messagingTaskQueueOf(env.taskQueue)}" in namespace "${env.namespace}" at ${env.address}`);
     // Outgoing messages and facility alerts start their workflows as their rows commit.
     const clientConnection = await Connection.connect(connectionOptions(env));
