@@ -23,17 +23,21 @@ test.beforeAll(async () => {
   const q = async (sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows;
   const provider = (await q(`SELECT id FROM users WHERE email = 'provider@itp.example.org'`))[0].id;
   const code = (await q('SELECT id, code FROM billing_codes ORDER BY id LIMIT 1'))[0];
+  // "Today" in the browser's zone (this machine's): up to 3 hours back, but never before midnight.
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  const span = Math.min(3 * 3600, (Date.now() - midnight.getTime()) / 2000);
   const closed = async (first: string, facility: string, outcome: string) => {
     const division = (await q(`SELECT d.id FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE f.name = $1 AND d.type = 'Referring' ORDER BY d.id LIMIT 1`, [facility]))[0].id;
     const [p] = await q(`INSERT INTO patients (first_name, last_name, date_of_birth, gender, athena_patient_id) VALUES ($1, $2, '1990-02-03', 'Male', 'ATH-77') RETURNING id`, [first, lastName]);
     const [c] = await q(
       `INSERT INTO cases (patient_id, status, source_facility_id, source_division_id, created_at, closed_at, outcome_type, outcome_referring_division_id, locating_services_seconds)
-       VALUES ($1, 'Closed', $2, $3, now() - interval '3 hours', now() - interval '1 hour', $4, $5, 5400) RETURNING id`,
-      [p.id, tampa.facilityId, tampa.edId, outcome, division],
+       VALUES ($1, 'Closed', $2, $3, now() - make_interval(secs => $6::float8), now() - make_interval(secs => $6::float8 / 3), $4, $5, 5400) RETURNING id`,
+      [p.id, tampa.facilityId, tampa.edId, outcome, division, span],
     );
     const [r] = await q(
-      `INSERT INTO requests (case_id, type, status, evaluation_provider_id, completed_at) VALUES ($1, 'Assessment', 'Completed', $2, now() - interval '2 hours') RETURNING id`,
-      [c.id, provider],
+      `INSERT INTO requests (case_id, type, status, evaluation_provider_id, completed_at) VALUES ($1, 'Assessment', 'Completed', $2, now() - make_interval(secs => $3::float8 * 2 / 3)) RETURNING id`,
+      [c.id, provider, span],
     );
     await q(`INSERT INTO evaluations (request_id, primary_diagnosis, secondary_diagnoses, billing_code_ids) VALUES ($1, 'F32.9', '{F41.1}', $2)`, [r.id, [code.id]]);
     return c.id as number;

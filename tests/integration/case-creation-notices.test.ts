@@ -1,6 +1,6 @@
 import { ALREADY_ACCEPTED_MESSAGE, recentVisitsToReview } from '@crisis/forms';
 import { api } from '../support/api';
-import { createCase, tampaDivisions, uniqueLetters } from '../support/cases';
+import { caseBody, createCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -44,18 +44,7 @@ describe('case creation notices', () => {
     await db.query('INSERT INTO case_referring_access (case_id, division_id, accepted_at) VALUES ($1, $2, now())', [first.id, sunrise]);
     const refused = await api('POST', '/api/cases', {
       token: itp,
-      body: {
-        patientId,
-        sourceFacilityId: tampa.facilityId,
-        sourceDivisionId: tampa.floorId,
-        evaluationProviderId: providerId,
-        contactPhoneNumber: '+18135550199',
-        notificationSendingMethod: 'PhoneCall',
-        requestType: 'Assessment',
-        patientEpicId: 'E-1',
-        encounterIdentifier: 'E-1-ENC',
-        uninsured: true,
-      },
+      body: caseBody({ facilityId: tampa.facilityId, divisionId: tampa.floorId, providerId, body: { patientId } }),
     });
     expect([refused.status, refused.error?.code, refused.error?.defaultMessage]).toEqual([409, 'INV.PATIENT.ALREADY.ACCEPTED', ALREADY_ACCEPTED_MESSAGE]);
     expect((await db.query('SELECT count(*)::int AS n FROM cases WHERE patient_id = $1', [patientId])).rows[0].n).toBe(1);

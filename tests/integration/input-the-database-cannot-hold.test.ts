@@ -1,6 +1,6 @@
 import { ErrorCode, UserType } from '@crisis/forms';
 import { api } from '../support/api';
-import { createCase, tampaDivisions } from '../support/cases';
+import { caseBody, createCase, tampaDivisions } from '../support/cases';
 import { audited, auditEntry } from '../support/audit';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
@@ -79,7 +79,9 @@ describe('input the database cannot hold', () => {
     const tampa = await tampaDivisions();
     const res = await audited('POST', '/api/cases', {
       token: facility,
-      body: {
+      body: caseBody({
+        facilityId: tampa.facilityId,
+        divisionId: tampa.edId,
         patient: {
           firstName: 'Audit',
           lastName: 'Masked',
@@ -88,15 +90,7 @@ describe('input the database cannot hold', () => {
           ssn: '123-45-6789',
           address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
         },
-        sourceFacilityId: tampa.facilityId,
-        sourceDivisionId: tampa.edId,
-        contactPhoneNumber: '+18135550199',
-        notificationSendingMethod: 'PhoneCall',
-        requestType: 'Assessment',
-        patientEpicId: 'E-1',
-        encounterIdentifier: 'E-1-ENC',
-        uninsured: true,
-      },
+      }),
     });
     expect(res.status).toBe(201);
     const entry = await auditEntry(res);

@@ -409,13 +409,17 @@ describe('notifications', () => {
       type Item = { id: number; type: string; caseId: number; isRead: boolean; readById: number | null; resolvedById: number | null; resolvedByName?: string };
       const bell = async (token: string) => ((await ok(api('GET', '/api/user/getUserNotifications?limit=100', { token }))).body as { items: Item[]; unresolvedCount: number });
       const resolvedList = async (token: string) => (await ok(api('GET', '/api/notifications/resolved?limit=100', { token }))).body as Item[];
-      // The facility user's case raised RequestCreated for the coordinators: one row, not one each.
-      await eventually(async () => (await bell(otherToken)).items.some((i) => i.caseId === caseId && i.type === 'RequestCreated'), 'RequestCreated in the bell');
-      const rows = (await db.query("SELECT id, user_id, audience FROM notifications WHERE case_id = $1 AND type = 'RequestCreated'", [caseId])).rows;
+      // The facility user's new case raises RequestCreated for the coordinators: one row, not one each.
+      const newCase = (await createCase({ token: meToken })).id;
+      await eventually(async () => (await bell(otherToken)).items.some((i) => i.caseId === newCase && i.type === 'RequestCreated'), 'RequestCreated in the bell');
+      const rows = (await db.query("SELECT id, user_id, audience FROM notifications WHERE case_id = $1 AND type = 'RequestCreated'", [newCase])).rows;
       expect(rows).toEqual([{ id: expect.any(String), user_id: null, audience: 'itp' }]);
       const id = Number(rows[0].id);
       expect((await bell(secondToken)).items.map((i) => i.id)).toContain(id);
       expect((await bell(meToken)).items.map((i) => i.id)).not.toContain(id); // the facility user is not a coordinator
+      // A coordinator who joins afterwards starts with an empty bell, as she would have with a row each.
+      const late = await createTestUser(UserType.ItpUser, { label: 'late coordinator' });
+      expect((await bell(await late.signIn())).items.map((i) => i.id)).not.toContain(id);
       const secondCountBefore = (await bell(secondToken)).unresolvedCount;
 
       // Read: hers only.

@@ -79,11 +79,13 @@ describe('past cases', () => {
     await q(`INSERT INTO patient_insurances (case_id, patient_id, payer_id, insurance_id, group_id, position) VALUES ($1, $2, $3, 'MEM-778', 'GRP-1', 0)`, [a.caseId, a.patientId, payer.id]);
     Object.assign(fixture, { payer: payer.name, code: code.code, requestId: r.id });
 
-    // Open cases, created through the API (each has its workflow), then aged by hand: D 2 hours, E 50 hours.
+    // Open cases, created through the API (each has its workflow), then aged by hand: D up to 2 hours
+    // but still today (the recency class counts calendar days: just after midnight, 2 hours is yesterday), E 50 hours.
     const coordinator = token.IntegratedTelehealthPartners_User!;
-    for (const [letter, hours] of [['D', 2], ['E', 50]] as const) {
+    const sinceMidnight = (Date.now() % 86_400_000) / 1000;
+    for (const [letter, seconds] of [['D', Math.min(7200, sinceMidnight / 2)], ['E', 50 * 3600]] as const) {
       const c = await createCase({ token: coordinator, facilityId: tampa.facilityId, divisionId: tampa.floorId, providerId: provider.id, patient: { lastName, firstName: `Open${letter}` } });
-      await q(`UPDATE cases SET created_at = now() - make_interval(hours => $2) WHERE id = $1`, [c.id, hours]);
+      await q(`UPDATE cases SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, [c.id, seconds]);
       ids[letter] = c.id;
     }
   });

@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { LiveEvents } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
 import { enc } from '../support/audit';
-import { createCase, tampaDivisions, uniqueLetters } from '../support/cases';
+import { caseBody, createCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { db } from '../support/db';
 import { signInAs } from '../support/oidc-client';
 
@@ -202,18 +202,7 @@ describe('patient directory and merge', () => {
       }
       const again = await api('POST', '/api/cases', {
         token: itpUser,
-        body: {
-          patientId: newer.patientId,
-          sourceFacilityId: tampa.facilityId,
-          sourceDivisionId: tampa.floorId,
-          evaluationProviderId: providerId,
-          contactPhoneNumber: '+18135550199',
-          notificationSendingMethod: 'PhoneCall',
-          requestType: 'Assessment',
-          patientEpicId: 'E-1',
-          encounterIdentifier: 'E-1-ENC',
-          uninsured: true,
-        },
+        body: caseBody({ facilityId: tampa.facilityId, divisionId: tampa.floorId, providerId, body: { patientId: newer.patientId } }),
       });
       expect([again.status, again.body.code, again.body.payload]).toEqual([409, 'INV.PATIENT.MERGED', { survivorId: older.patientId }]);
       // Merging the merged-away record again is refused the same way.

@@ -1,7 +1,7 @@
 import { DEFAULT_TASK_QUEUE, callbackWorkflowId, setCallbackTimer } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
-import { contactingCase as buildContactingCase } from '../support/cases';
+import { contactingCase as buildContactingCase, tampaDivisions } from '../support/cases';
 import { signInAs } from '../support/oidc-client';
 import { withTemporal } from '../support/temporal-client';
 
@@ -48,11 +48,8 @@ describe('placement holds and callbacks', () => {
     coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
     provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
     providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const d = await db.query(
-      `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
-        WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
-    );
-    floor = { facilityId: d.rows[0].facility, divisionId: d.rows[0].division };
+    const tampa = await tampaDivisions();
+    floor = { facilityId: tampa.facilityId, divisionId: tampa.floorId };
     const s = await db.query("SELECT d.id, f.name FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE d.name = 'Adult Inpatient Unit'");
     sunriseAdult = s.rows[0].id;
     sunriseFacility = s.rows[0].name;

@@ -20,31 +20,35 @@ export interface NewCaseOptions {
 /** A short run of letters for unique, name-valid patient names. */
 export const uniqueLetters = () => Date.now().toString(36).replace(/[^a-z]/g, '').slice(-6) + Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 3);
 
-/** POST /api/cases with a valid body (an adult patient in Tampa, uninsured, EHR ids set); returns { id, requestId, status }. */
-export async function createCase(o: NewCaseOptions): Promise<{ id: number; requestId: number; status: string }> {
-  const created = await api('POST', '/api/cases', {
-    token: o.token,
-    body: {
-      patient: {
-        firstName: `Case${uniqueLetters()}`,
-        lastName: 'Journey',
-        dateOfBirth: '1985-03-03',
-        gender: 'Male',
-        address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-        ...o.patient,
-      },
-      sourceFacilityId: o.facilityId,
-      sourceDivisionId: o.divisionId,
-      evaluationProviderId: o.providerId,
-      contactPhoneNumber: '+18135550199',
-      notificationSendingMethod: 'PhoneCall',
-      requestType: 'Assessment',
-      patientEpicId: 'E-1',
-      encounterIdentifier: 'E-1-ENC',
-      uninsured: true,
-      ...o.body,
+/** A valid POST /api/cases body (an adult patient in Tampa, uninsured, EHR ids set); `patient` may be replaced by a `patientId` in `body`. */
+export function caseBody(o: Omit<NewCaseOptions, 'token'>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    patient: {
+      firstName: `Case${uniqueLetters()}`,
+      lastName: 'Journey',
+      dateOfBirth: '1985-03-03',
+      gender: 'Male',
+      address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
+      ...o.patient,
     },
-  });
+    sourceFacilityId: o.facilityId,
+    sourceDivisionId: o.divisionId,
+    evaluationProviderId: o.providerId,
+    contactPhoneNumber: '+18135550199',
+    notificationSendingMethod: 'PhoneCall',
+    requestType: 'Assessment',
+    patientEpicId: 'E-1',
+    encounterIdentifier: 'E-1-ENC',
+    uninsured: true,
+    ...o.body,
+  };
+  if (o.body && 'patientId' in o.body) delete body.patient; // an existing patient
+  return body;
+}
+
+/** POST /api/cases with caseBody(o); returns { id, requestId, status }. */
+export async function createCase(o: NewCaseOptions): Promise<{ id: number; requestId: number; status: string }> {
+  const created = await api('POST', '/api/cases', { token: o.token, body: caseBody(o) });
   if (created.status !== 201) throw new Error(`case not created: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
 }

@@ -50,8 +50,8 @@ export async function dataFingerprint(): Promise<Record<string, string>> {
 /**
  * Every notification as its readers see it, one row per reader (`reader_id`, with her
  * `reader_read_at` and `reader_dismissed_at`): a user's own rows, and a broadcast to the ITP
- * coordinators once for each active coordinator but the one whose change raised it, with her
- * receipt (the bell's rule, api/src/notifications/notifications.query.ts).
+ * coordinators once for each active coordinator who had joined when it was raised, but the one
+ * whose change raised it, with her receipt (the bell's rule, api/src/notifications/notifications.query.ts).
  */
 export const NOTIFICATION_READERS = `(
   SELECT n.*, n.user_id AS reader_id, n.read_at AS reader_read_at, n.dismissed_at AS reader_dismissed_at
@@ -61,4 +61,4 @@ export const NOTIFICATION_READERS = `(
     FROM notifications n
     JOIN users u ON u.is_active AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
     LEFT JOIN notification_receipts r ON r.notification_id = n.id AND r.user_id = u.id
-   WHERE n.audience = 'itp' AND u.id IS DISTINCT FROM n.except_user_id)`;
+   WHERE n.audience = 'itp' AND u.id IS DISTINCT FROM n.except_user_id AND n.created_at >= u.created_at)`;

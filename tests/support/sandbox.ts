@@ -6,7 +6,7 @@
  */
 import { UserType } from '@crisis/forms';
 import { api, type ApiResponse } from './api';
-import { uniqueLetters } from './cases';
+import { caseBody as validCaseBody } from './cases';
 import { db } from './db';
 
 /** Unique per process, so a battery can run again on the same database. */
@@ -112,24 +112,7 @@ export const credentialedProviderBody = (providerId: number, divisionIds: number
 });
 
 /** A valid new case (an adult man in Tampa, uninsured), as tests/support/cases.ts createCase sends it. */
-export const caseBody = (o: { facilityId?: number; divisionId?: number; providerId?: number | null }) => ({
-  patient: {
-    firstName: `Case${uniqueLetters()}`,
-    lastName: 'Sandbox',
-    dateOfBirth: '1985-03-03',
-    gender: 'Male',
-    address: { streetLine: '1 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' },
-  },
-  sourceFacilityId: o.facilityId,
-  sourceDivisionId: o.divisionId,
-  evaluationProviderId: o.providerId,
-  contactPhoneNumber: '+18135550199',
-  notificationSendingMethod: 'PhoneCall',
-  requestType: 'Assessment',
-  patientEpicId: 'E-1',
-  encounterIdentifier: 'E-1-ENC',
-  uninsured: true,
-});
+export const caseBody = (o: { facilityId?: number; divisionId?: number; providerId?: number | null }) => validCaseBody({ ...o, patient: { lastName: 'Sandbox' } });
 
 /** How the sandbox calls the API (the audit battery passes one that records each call). */
 export type Caller = (method: string, path: string, opts: { token: string; body?: unknown }) => Promise<ApiResponse>;

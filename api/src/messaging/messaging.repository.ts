@@ -25,6 +25,11 @@ export interface OutgoingMessage {
 
 const sender = (channel: OutgoingMessage['channel']) => (channel === 'email' ? config.smtpFrom : config.twilio.from);
 
+/** A user (`u`) with a phone and an SMS-notification window open (always, or until receiveUntil). */
+const SMS_WINDOW_OPEN = `coalesce(u.notifications_receiving_settings->>'phone', '') <> ''
+            AND (coalesce((u.notifications_receiving_settings->>'alwaysReceive')::boolean, false)
+                 OR (u.notifications_receiving_settings->>'receiveUntil')::timestamptz > now())`;
+
 export const messagingRepository = {
   /** Queues a message for delivery; returns its id, or null when its idempotency key was used before. */
   async enqueue(db: Sql, m: OutgoingMessage): Promise<string | null> {
@@ -55,9 +60,7 @@ export const messagingRepository = {
            FROM unnest($1::bigint[], $2::int[]) AS n(id, user_id) JOIN users u ON u.id = n.user_id
           WHERE u.is_active
             AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User', 'IntegratedTelehealthPartners_Provider')
-            AND coalesce(u.notifications_receiving_settings->>'phone', '') <> ''
-            AND (coalesce((u.notifications_receiving_settings->>'alwaysReceive')::boolean, false)
-                 OR (u.notifications_receiving_settings->>'receiveUntil')::timestamptz > now())
+            AND ${SMS_WINDOW_OPEN}
          ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id
        )
@@ -79,9 +82,7 @@ export const messagingRepository = {
            FROM users u
           WHERE u.is_active AND u.user_type IN ('IntegratedTelehealthPartners_Admin', 'IntegratedTelehealthPartners_User')
             AND u.id IS DISTINCT FROM $2::int
-            AND coalesce(u.notifications_receiving_settings->>'phone', '') <> ''
-            AND (coalesce((u.notifications_receiving_settings->>'alwaysReceive')::boolean, false)
-                 OR (u.notifications_receiving_settings->>'receiveUntil')::timestamptz > now())
+            AND ${SMS_WINDOW_OPEN}
          ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id
        )

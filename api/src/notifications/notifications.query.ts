@@ -29,8 +29,12 @@ export interface ListOptions {
 const OWN_COLUMNS = 'n.id, n.type, n.case_id, n.payload, n.created_at, n.read_at AS my_read_at, n.resolved_at, n.resolved_by';
 const SHARED_COLUMNS = 'n.id, n.type, n.case_id, n.payload, n.created_at, coalesce(r.read_at, n.resolved_at) AS my_read_at, n.resolved_at, n.resolved_by';
 const WITH_RECEIPT = 'notifications n LEFT JOIN notification_receipts r ON r.notification_id = n.id AND r.user_id = $1';
-/** A broadcast this reader reads ($2: she is an ITP coordinator); never one her own change raised. */
-export const SHARED_VISIBLE = `$2::boolean AND n.audience = 'itp' AND n.except_user_id IS DISTINCT FROM $1`;
+/**
+ * A broadcast this reader reads ($2: she is an ITP coordinator): raised since she joined (as a row
+ * of her own would have been), never by her own change.
+ */
+export const SHARED_VISIBLE = `$2::boolean AND n.audience = 'itp' AND n.except_user_id IS DISTINCT FROM $1
+  AND n.created_at >= (SELECT created_at FROM users WHERE id = $1)`;
 
 /** The columns of a listed notification (NotificationItem), `m` being a merged row. */
 export const ITEM = `m.id::int AS id, m.type, m.case_id AS "caseId", m.payload, m.created_at AS "createdAt",

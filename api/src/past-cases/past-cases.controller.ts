@@ -37,7 +37,7 @@ export class PastCasesController {
     filter: FILTER_DOC,
     description: "Closed cases in the user's scope (open ones with activeOnly), newest first; total in Content-Range",
   })
-  @ApiQuery({ name: 'tz', required: false, description: 'IANA time zone the from/to days are read in (default UTC)' })
+  @ApiQuery({ name: 'tz', required: false, description: 'IANA time zone the from/to days and the recency classes (today, yesterday…) are read in (default UTC)' })
   async list(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const tz = parseTimeZone(query.tz);
     const q = parseCheckedList<PastCaseFilter>(query, { sortable: PAST_CASE_SORTABLE, defaultSort: PAST_CASE_DEFAULT_SORT, schema: 'pastCaseFilter', maxPage: 100 });

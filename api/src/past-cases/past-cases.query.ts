@@ -81,13 +81,13 @@ export const PAST_CASE_COLUMNS = `
          WHERE u.id IN (SELECT evaluation_provider_id FROM requests WHERE case_id = c.id) ORDER BY u.last_name, u.first_name) AS providers,
   ARRAY(SELECT py.name FROM patient_insurances pi JOIN payers py ON py.id = pi.payer_id WHERE pi.case_id = c.id ORDER BY pi.position) AS payers`;
 
-/** Adds what SQL leaves to the code: the status label, the recency class, the insurance answer. */
-export function pastCaseItem(row: Record<string, any>, audience: 'itp' | 'facility', now: Date): PastCaseItem {
+/** Adds what SQL leaves to the code: the status label, the recency class (in the viewer's zone `tz`), the insurance answer. */
+export function pastCaseItem(row: Record<string, any>, audience: 'itp' | 'facility', now: Date, tz: string): PastCaseItem {
   const { uninsured, ...r } = row;
   return {
     ...(r as PastCaseItem),
     statusLabel: caseStatusLabel(r.status, audience),
-    recency: recencyClass(r.createdAt, now),
+    recency: recencyClass(r.createdAt, now, tz),
     insurance: r.payers.length ? 'insured' : uninsured ? 'uninsured' : 'notProvided',
   };
 }
@@ -133,7 +133,7 @@ export async function listPastCases(sequelize: Sequelize, user: UserContext, q: 
         )[0].total;
   const audience = statusAudience(user);
   const now = new Date();
-  return { rows: rows.map((r) => pastCaseItem(r, audience, now)), total };
+  return { rows: rows.map((r) => pastCaseItem(r, audience, now, tz)), total };
 }
 
 /** The filter's choices for the user: referring facilities of his past cases' outcomes, and a group user's counties. */

@@ -42,4 +42,13 @@ describe('case formats (spec 01 §9)', () => {
     expect(recencyClass(new Date(2023, 11, 18), now)).toBe('over90');
     expect(recencyClass(new Date(2023, 11, 17), now)).toBe('over180');
   });
+
+  it("recency counts calendar days in the viewer's time zone", () => {
+    // 01:30 UTC on June 15 is 21:30 on June 14 in New York.
+    const now = Date.parse('2024-06-15T01:30:00Z');
+    const evening = Date.parse('2024-06-14T23:00:00Z'); // 19:00 in New York, the same day there
+    expect(recencyClass(evening, now, 'America/New_York')).toBe('today');
+    expect(recencyClass(evening, now, 'UTC')).toBe('yesterday');
+    expect(recencyClass(Date.parse('2024-06-14T03:00:00Z'), now, 'America/New_York')).toBe('yesterday'); // 23:00 on June 13 there
+  });
 });

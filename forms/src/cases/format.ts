@@ -1,4 +1,5 @@
 /** Display helpers of the case domain (spec 01 §5, §9). */
+import { TZDate } from '@date-fns/tz';
 import { differenceInCalendarDays } from 'date-fns';
 import { formatCaseNumber, formatPatientNumber } from '../format';
 
@@ -47,9 +48,14 @@ export function durationTwoUnits(ms: number | null | undefined): string {
 export const RECENCY_CLASSES = ['today', 'yesterday', 'within90', 'over90', 'over180'] as const;
 export type RecencyClass = (typeof RECENCY_CLASSES)[number];
 
-/** Past-case recency class by calendar days between the date and now (spec 01 §9). */
-export function recencyClass(date: Date | string | number, now: Date | string | number = new Date()): RecencyClass {
-  const days = differenceInCalendarDays(new Date(now), new Date(date));
+/**
+ * Past-case recency class by calendar days between the date and now (spec 01 §9), counted in the
+ * viewer's time zone `tz` (an IANA name; the process's own zone when absent): just after midnight
+ * in New York, a case of 11 p.m. is yesterday's there, whatever the server's clock says.
+ */
+export function recencyClass(date: Date | string | number, now: Date | string | number = new Date(), tz?: string): RecencyClass {
+  const at = (d: Date | string | number) => (tz ? new TZDate(new Date(d).getTime(), tz) : new Date(d));
+  const days = differenceInCalendarDays(at(now), at(date));
   if (days <= 0) return 'today';
   if (days === 1) return 'yesterday';
   if (days <= 90) return 'within90';
