@@ -6,7 +6,7 @@
  */
 import { UserType } from '@crisis/forms';
 import { api, type ApiResponse } from './api';
-import { caseBody as validCaseBody } from './cases';
+import { caseBody as validCaseBody, uniqueLetters } from './cases';
 import { db } from './db';
 
 /** Unique per process, so a battery can run again on the same database. */
