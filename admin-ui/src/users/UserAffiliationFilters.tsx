@@ -1,30 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Autocomplete, Checkbox, ListItemText, MenuItem, TextField } from '@mui/material';
 import { OrganizationType, UserType } from '@crisis/forms';
 import { useSession } from '../auth/session';
-import { api } from '../data/httpClient';
+import { useChoices, type Choice } from './useChoices';
 
-interface Choice {
-  id: number;
-  name: string;
-}
-
-/** GET `url` as a list of { id, name } ([] while `url` is null or on a failure). */
-function useChoices(url: string | null): Choice[] {
-  const [choices, setChoices] = useState<Choice[]>([]);
-  useEffect(() => {
-    let live = true;
-    if (!url) return setChoices([]);
-    api
-      .get<Array<{ id: number; name: string }>>(url)
-      .then((rows) => live && setChoices((Array.isArray(rows) ? rows : []).map((r) => ({ id: r.id, name: r.name }))))
-      .catch(() => live && setChoices([]));
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  return choices;
-}
 
 /**
  * The users list's organization and division filters (spec 03 §4 user list filters
@@ -77,7 +56,7 @@ export function UserAffiliationFilters({
           onInputChange={(_, text, reason) => reason === 'input' && setSearch(text)}
           onChange={(_, choice) => {
             setPicked(choice);
-            onOrganization(choice ? [choice.id] : undefined); // clears the divisions too
+            onOrganization(choice ? [Number(choice.id)] : undefined); // clears the divisions too
           }}
           noOptionsText={organizationType === OrganizationType.Facility && search.trim().length < 2 ? 'Type at least 2 characters' : 'No match'}
           renderInput={(params) => (
@@ -112,7 +91,7 @@ export function UserAffiliationFilters({
         >
           {divisions.map((d) => (
             <MenuItem key={d.id} value={d.id}>
-              <Checkbox size="small" checked={(divisionsIds ?? []).includes(d.id)} />
+              <Checkbox size="small" checked={(divisionsIds ?? []).includes(Number(d.id))} />
               <ListItemText primary={d.name} />
             </MenuItem>
           ))}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Box, Typography } from '@mui/material';
 import { BooleanInput, SelectArrayInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -18,27 +18,10 @@ import {
 import { useSession } from '../auth/session';
 import { PhoneInput } from '../common/PhoneInput';
 import { inputTestId } from '../common/testId';
-import { api } from '../data/httpClient';
+import { useChoices } from './useChoices';
 import { validateUser } from './userPayload';
 import { SaveCancelToolbar } from '../common/RecordForm';
 
-type Choice = { id: number | string; name: string };
-
-function useChoices(url: string | null, map: (rows: any[]) => Choice[] = (rows) => rows.map((r) => ({ id: r.id, name: r.name }))) {
-  const [choices, setChoices] = useState<Choice[]>([]);
-  useEffect(() => {
-    let live = true;
-    if (!url) return setChoices([]);
-    api
-      .get<any[]>(url)
-      .then((rows) => live && setChoices(map(Array.isArray(rows) ? rows : [])))
-      .catch(() => live && setChoices([]));
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  return choices;
-}
 
 /** Applies a form-dynamics rule of forms/ (spec 03 §4) to the form's values. */
 function useApply() {

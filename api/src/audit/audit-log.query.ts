@@ -81,14 +81,15 @@ export interface AuditLogPageQuery {
 
 /**
  * A page of entries, each row with the filtered total counted up to AUDIT_LOG_COUNT_CAP + 1 (one
- * statement: the count stops after the cap's entries instead of reading the whole range).
+ * statement: the count stops after the cap's entries instead of reading the whole range);
+ * `withTotal: false` for a reader of rows only (the CSV's batches).
  */
-export function auditLogPageSql(q: AuditLogPageQuery, now = Date.now()): SqlQuery {
+export function auditLogPageSql(q: AuditLogPageQuery, now = Date.now(), { withTotal = true } = {}): SqlQuery {
   const params: unknown[] = [];
   const where = auditLogWhere(q.filter, q.scope, params, now);
   params.push(q.limit, q.offset);
   return {
-    sql: `SELECT ${AUDIT_LOG_COLUMNS}, (${cappedCount(where)}) AS total FROM audit_log WHERE ${where}
+    sql: `SELECT ${AUDIT_LOG_COLUMNS}${withTotal ? `, (${cappedCount(where)}) AS total` : ''} FROM audit_log WHERE ${where}
           ORDER BY ${auditLogOrderBy(q.sortField, q.sortOrder)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   };
