@@ -46,6 +46,7 @@ import { AddressModule } from './address/address.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
+import { EhrRoutesModule } from './ehr/ehr.module';
 
 @Module({
   imports: [
@@ -79,6 +80,7 @@ import { HousekeepingModule } from './housekeeping/housekeeping.module';
     NotificationsModule,
     MessagingModule,
     HousekeepingModule,
+    EhrRoutesModule,
   ],
   controllers: [SettingsController, UserContextController],
   providers: [

@@ -14,6 +14,8 @@ export type Action = 'manage' | 'list' | 'read' | 'create' | 'update' | 'delete'
 export type Subject =
   | 'all'
   | 'Facility'
+  /** A facility's EHR (FHIR) connection and its signing key: ITP admin only (issue 16). */
+  | 'EhrConnection'
   | 'Division'
   | 'User'
   | 'Claim'
@@ -106,6 +108,8 @@ export function defineAbilityFor(user: AbilityUser): AppAbility {
   switch (user.role) {
     case UserType.ItpAdmin:
       can('manage', ['Facility', 'Division', 'Group', 'Payer', 'BillingCode', 'PatientTag', 'EvaluationForm']);
+      // The facility's EHR connection (base URL, client id, signing key): the facility edit page's evaluation forms tab.
+      can('manage', 'EhrConnection');
       can('manage', ['Patient', 'ItpOrganization', 'User', 'AuditLog']);
       can('read', 'Case');
       can('access', ['PastCases', 'SmsNotifications', 'ItpQueue', 'DashboardSearch']);

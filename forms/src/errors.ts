@@ -81,6 +81,19 @@ export const ERRORS = define({
   'INV.EVALUATION.STALE': { status: 409, message: 'The evaluation was saved from another window: reload it to go on' },
   'INV.EVALUATION.CANNOT.BE.SAVED': { status: 400, message: 'The evaluation cannot be saved' },
   'INV.EVALUATION.CANNOT.BE.COMPLETED': { status: 400, message: 'The evaluation cannot be completed' },
+  // EHR look-ups of case creation (spec 01 §5, §8 "EHR lookups") and the facility's EHR connection (issue 16)
+  'INV.EHR.PATIENT.NOT.FOUND': { status: 404, message: 'Patient EPIC ID or MRN not found in the EHR' },
+  'INV.EHR.PATIENT.ID.REQUIRED': { status: 400, message: 'Patient EPIC ID or MRN is required' },
+  'INV.EHR.ENCOUNTER.NOT.FOUND': { status: 404, message: 'Patient Encounter ID not found in the EHR' },
+  /** The encounter exists but its subject is another patient (payload: encounterId, patientId). */
+  'INV.EHR.ENCOUNTER.OTHER.PATIENT': { status: 409, message: 'The Patient Encounter ID belongs to another patient' },
+  'INV.DIVISION.NOT.EHR.INTEGRATED': { status: 409, message: 'The division is not integrated with an EHR' },
+  'INV.EHR.NOT.CONFIGURED': { status: 409, message: 'The facility has no complete EHR connection' },
+  /** The EHR refused the client assertion or the token (message: what to check, for the hospital's IT). */
+  'INV.EHR.KEY.REFUSED': { status: 422, message: 'The EHR refused the key of this connection' },
+  /** The EHR answered 5xx / 429 or could not be reached. */
+  'INV.EHR.UNAVAILABLE': { status: 502, message: 'The EHR is not available: try again later' },
+  'INV.EHR.REJECTED': { status: 422, message: 'The EHR refused the request' },
   /** Saving this IP allow-list would shut out the admin saving it (payload: ipAddress, her current address). */
   'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS': {
     status: 409,
@@ -146,6 +159,15 @@ export const ErrorCode = {
   EvaluationCannotBeSaved: 'INV.EVALUATION.CANNOT.BE.SAVED',
   EvaluationCannotBeCompleted: 'INV.EVALUATION.CANNOT.BE.COMPLETED',
   IpAllowListExcludesCurrentAddress: 'INV.IP.ALLOW.LIST.EXCLUDES.CURRENT.ADDRESS',
+  EhrPatientNotFound: 'INV.EHR.PATIENT.NOT.FOUND',
+  EhrPatientIdRequired: 'INV.EHR.PATIENT.ID.REQUIRED',
+  EhrEncounterNotFound: 'INV.EHR.ENCOUNTER.NOT.FOUND',
+  EhrEncounterOtherPatient: 'INV.EHR.ENCOUNTER.OTHER.PATIENT',
+  DivisionNotEhrIntegrated: 'INV.DIVISION.NOT.EHR.INTEGRATED',
+  EhrNotConfigured: 'INV.EHR.NOT.CONFIGURED',
+  EhrKeyRefused: 'INV.EHR.KEY.REFUSED',
+  EhrUnavailable: 'INV.EHR.UNAVAILABLE',
+  EhrRejected: 'INV.EHR.REJECTED',
 } as const satisfies Record<string, ErrorCodeName>;
 export type ErrorCode = ErrorCodeName;
 

@@ -26,6 +26,7 @@ import {
 import {
   credentialedProviderListFilterSchema,
   credentialedProviderSchema,
+  facilityEhrConnectionSchema,
   facilityEvaluationFormSchema,
   populateOutOfStateFacilitiesSchema,
   preferredFacilityListFilterSchema,
@@ -132,6 +133,7 @@ export const SCHEMAS = {
   preferredFacility: { schema: preferredFacilitySchema },
   preferredFacilityListFilter: { schema: preferredFacilityListFilterSchema },
   facilityEvaluationForm: { schema: facilityEvaluationFormSchema },
+  facilityEhrConnection: { schema: facilityEhrConnectionSchema },
   populateOutOfStateFacilities: { schema: populateOutOfStateFacilitiesSchema },
   stateRestriction: { schema: stateRestrictionSchema, rules: stateRestrictionRules },
   stateRestrictionForm: { schema: stateRestrictionFormSchema, rules: stateRestrictionFormRules },

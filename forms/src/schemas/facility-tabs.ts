@@ -163,3 +163,48 @@ export interface StateRestrictionRecord {
   /** Seconds to the closest receiving facility in that state; null when unknown. */
   closestTravelTime: number | null;
 }
+
+/** The FHIR dialects of the EHRs the product connects to (issue 16): how a patient id is searched. */
+export const EHR_DIALECTS = ['epic', 'athena'] as const;
+export type EhrDialectName = (typeof EHR_DIALECTS)[number];
+const httpUrl = { type: 'string', maxLength: 1000, pattern: '^https?://[^\\s/$.?#][^\\s]*$' } as const;
+
+/** PUT /api/facilities/{id}/ehr-connection: the facility's FHIR endpoint and SMART client (the key is generated, never sent). */
+export const facilityEhrConnectionSchema = objectSchema('facilityEhrConnection', ['dialect', 'baseUrl', 'tokenUrl', 'clientId'], {
+  dialect: { type: 'string', enum: EHR_DIALECTS, 'x-errorKey': 'invalid', 'x-errorMessage': 'Choose Epic or athenahealth' },
+  baseUrl: httpUrl,
+  tokenUrl: httpUrl,
+  clientId: { type: 'string', minLength: 1, maxLength: 255 },
+  /** The `kid` of the key the EHR holds; set by key generation, editable for a key registered under another id. */
+  keyId: { type: ['string', 'null'], maxLength: 255 },
+});
+
+/** What GET /api/facilities/{id}/ehr-connection answers: never the private key. */
+export interface FacilityEhrConnectionRecord {
+  facilityId: number;
+  dialect: EhrDialectName | null;
+  baseUrl: string | null;
+  tokenUrl: string | null;
+  clientId: string | null;
+  keyId: string | null;
+  hasPrivateKey: boolean;
+  /** The facility's EHR department id (the evaluation forms tab's own form). */
+  departmentId: string | null;
+  /** Department id and a complete connection: the facility's divisions are EHR-integrated. */
+  isIntegrated: boolean;
+  updatedAt: string | null;
+}
+
+/** POST …/ehr-connection/key: the public half to register with the EHR. */
+export interface FacilityEhrKeyRecord {
+  keyId: string;
+  publicJwk: Record<string, unknown>;
+  jwks: { keys: Record<string, unknown>[] };
+}
+
+/** POST …/ehr-connection/test, when the EHR accepted the key. */
+export interface FacilityEhrTestRecord {
+  ok: true;
+  fhirVersion: string;
+  software: string | null;
+}

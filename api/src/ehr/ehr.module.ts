@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { EhrConnections } from './ehr-connections.service';
+import { FhirEhrAdapter } from './fhir-ehr.adapter';
+import { EHR_PORT } from './ehr.port';
+import { EhrConnectionController } from './ehr-connection.controller';
+import { EhrLookupsController, PayerEhrSearchController } from './ehr-lookups.controller';
+
+/**
+ * The EHR port (FHIR R4 adapter) and the facilities' connections: what the API's routes and the
+ * worker's activities inject (`@Inject(EHR_PORT)`, `EhrConnections`).
+ */
+@Module({
+  providers: [FhirEhrAdapter, { provide: EHR_PORT, useExisting: FhirEhrAdapter }, EhrConnections],
+  exports: [EHR_PORT, EhrConnections],
+})
+export class EhrModule {}
+
+/** The API's EHR routes: facility connection settings, case-creation look-ups, payer search. */
+@Module({
+  imports: [EhrModule],
+  controllers: [EhrConnectionController, EhrLookupsController, PayerEhrSearchController],
+})
+export class EhrRoutesModule {}
