@@ -86,6 +86,7 @@ async function main() {
 
   console.log(`\n${bold('Crisis platform is running:')} ${PUBLIC_URL}`);
   if (!process.env.TEMPORAL_ADDRESS) console.log(`Temporal UI: http://localhost:${TEMPORAL.uiPort}`);
+  console.log(`Local FHIR R4 server (the demo facility's EHR): ${stack.fhirUrl}`);
   console.log('\nDemo sign-ins:');
   await printSignIns();
   console.log('\nA process that dies is started again. Ctrl-C stops everything.\n');

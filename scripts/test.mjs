@@ -141,6 +141,8 @@ async function main() {
     TEMPORAL_NAMESPACE: stack.env.TEMPORAL_NAMESPACE,
     // The local Twilio's control API (the suites play the facility's phone) and the signing token.
     TWILIO_LOCAL_URL: stack.twilioUrl ?? '',
+    // The local FHIR R4 server (the EHR of the demo facility) and its /local control API.
+    EHR_LOCAL_BASE_URL: stack.fhirUrl,
     // A worker a suite starts itself gives Twilio the same webhook URLs as the stack's.
     PUBLIC_URL: stack.env.PUBLIC_URL,
     ...Object.fromEntries(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'TWILIO_API_BASE_URL'].map((k) => [k, stack.env[k] ?? ''])),

@@ -20,6 +20,7 @@ export const ENTRY = {
   api: 'api/dist/main.js',
   worker: 'api/dist/worker.js',
   twilioLocal: 'api/dist/messaging/twilio-local/main.js',
+  fhirLocal: 'api/dist/ehr/fhir-local/main.js',
 };
 
 /** The local Twilio's account: any AC… sid and token will do, the SDK and the server share them. */
@@ -54,6 +55,7 @@ export function tail(file, lines = 30) {
  * @param {string} [o.portVar]        env variable that overrides apiPort, for error messages
  * @param {string} o.publicUrl        the URL the browser uses (OIDC issuer, links in messages)
  * @param {number} [o.twilioPort]   the local Twilio's port (apiPort + 800), when TWILIO_ACCOUNT_SID is unset
+ * @param {number} [o.fhirPort]     the local FHIR R4 server's port (apiPort + 810)
  * @param {Record<string,string>} [o.extraEnv]  more env for the API and worker
  * @param {boolean} [o.logToFiles]    service output to runDir/logs/*.log instead of the console
  * @param {() => void} [o.beforeServices]   runs after the build (e.g. ensureChromium)
@@ -149,6 +151,16 @@ export async function setUpStack(o) {
       ...o.extraEnv,
     });
   }
+  // The local FHIR R4 server (api/src/ehr/fhir-local) always runs: EHR connections are per facility,
+  // so the demo facility points at it while a real one may point at a hospital's Epic or athena.
+  const fhirPort = o.fhirPort ?? o.apiPort + 810;
+  Object.assign(env, {
+    EHR_LOCAL_BASE_URL: `http://127.0.0.1:${fhirPort}`,
+    FHIR_LOCAL_PORT: String(fhirPort),
+    // A demo keeps the uploaded documents and registered keys across restarts; a throw-away run starts empty.
+    ...(o.fresh ? {} : { FHIR_LOCAL_STATE_FILE: join(runDir, 'fhir-local.json') }),
+    ...o.extraEnv,
+  });
   const node = (name) => [process.execPath, [join(ROOT, ENTRY[name])]];
   const withLog = (name, err) => {
     if (logDir) err.message += `\n--- last lines of ${logFile(name)} ---\n${tail(logFile(name))}`;
@@ -193,6 +205,19 @@ export async function setUpStack(o) {
   };
   const twilio = localTwilio ? await step('twilio', () => startTwilio()) : null;
 
+  const startFhir = async () => {
+    const child = startService('fhir', ...node('fhirLocal'), { env, cwd: ROOT, logFile: logFile('fhir') });
+    try {
+      await waitForHttp(`http://127.0.0.1:${fhirPort}/metadata`, 30_000, { child });
+      return child;
+    } catch (err) {
+      killGroup(child.pid, 'SIGKILL');
+      await child.exited;
+      throw withLog('fhir', err);
+    }
+  };
+  const fhir = await step('fhir', () => startFhir());
+
   // The worker starts before the seed: seeding cases may start workflows and wait on updates.
   const worker = startWorker();
   let setUpDone = false;
@@ -220,6 +245,7 @@ export async function setUpStack(o) {
   };
   keep('worker', worker, startWorker);
   if (twilio) keep('twilio', twilio, startTwilio);
+  keep('fhir', fhir, startFhir);
   keep('api', api, startApi);
   if (temporal) {
     keep('temporal', temporal, startTemporal, () => {
@@ -234,6 +260,8 @@ export async function setUpStack(o) {
     apiUrl: `http://127.0.0.1:${o.apiPort}`,
     /** The local Twilio's base URL (its /local control API), or null with a real account. */
     twilioUrl: localTwilio ? `http://127.0.0.1:${twilioPort}` : null,
+    /** The local FHIR R4 server's base URL (FHIR routes and its /local control API). */
+    fhirUrl: `http://127.0.0.1:${fhirPort}`,
     timings,
     crashed,
     logDir,

@@ -13,6 +13,7 @@ import type { Client } from 'pg';
 import { parse } from 'csv-parse/sync';
 import { normalizeInput, OrganizationType, UserType, validate, type SchemaName } from '@crisis/forms';
 import { hashPassword } from '@crisis/api/password-hash';
+import { DEMO_CLIENT_ID, DEMO_KEY_ID, DEMO_PRIVATE_KEY_PEM } from '@crisis/api/ehr-demo-client';
 import { chunks, connect, databaseUrl, inTransaction } from './db';
 import { demoUsers, otherUsers, type DemoUser } from './demo-users';
 import { seedReferenceData } from './reference-data';
@@ -120,7 +121,7 @@ async function seedItp(db: Client): Promise<number> {
 }
 
 async function seedFacility(db: Client, seed: FacilitySeed): Promise<{ id: number; divisions: Map<string, number> }> {
-  const { divisions, ...facility } = seed;
+  const { divisions, ehrConnection: _ehr, ...facility } = seed;
   const f = valid<any>('facility', { isGeoPositionManually: false, ...facility }, `facility ${seed.name}`);
   const id = await upsert(
     db,
@@ -185,6 +186,27 @@ async function seedDivision(db: Client, facilityId: number, seed: DivisionSeed, 
     },
     { sql: 'SELECT id FROM divisions WHERE facility_id = $1 AND lower(name) = lower($2)', params: [facilityId, d.name] },
   );
+}
+
+/**
+ * The demo facilities' EHR connections: each facility of the world with `ehrConnection` talks to the
+ * local FHIR R4 server (api/src/ehr/fhir-local) as its demo client, whose fixed key is registered
+ * there at every start. Skipped without EHR_LOCAL_BASE_URL (the stack always sets it). A connection
+ * an admin changed since (another base URL, a generated key) is left alone.
+ */
+async function seedEhrConnections(db: Client) {
+  const base = process.env.EHR_LOCAL_BASE_URL?.replace(/\/+$/, '');
+  if (!base) return;
+  for (const f of FACILITIES.filter((f) => f.ehrConnection)) {
+    await db.query(
+      `INSERT INTO facility_ehr_connections (facility_id, dialect, base_url, token_url, client_id, key_id, private_key_pem)
+       SELECT id, $2, $3, $4, $5, $6, $7 FROM facilities WHERE name = $1
+       ON CONFLICT (facility_id) DO UPDATE
+         SET base_url = EXCLUDED.base_url, token_url = EXCLUDED.token_url
+         WHERE facility_ehr_connections.client_id = EXCLUDED.client_id AND facility_ehr_connections.key_id = EXCLUDED.key_id`,
+      [f.name, f.ehrConnection, base, `${base}/oauth2/token`, DEMO_CLIENT_ID, DEMO_KEY_ID, DEMO_PRIVATE_KEY_PEM],
+    );
+  }
 }
 
 async function seedGroups(db: Client, facilityIds: Map<string, number>): Promise<Map<string, number>> {
@@ -307,6 +329,7 @@ export async function seed(url = databaseUrl()): Promise<SeedSummary> {
       const groups = await seedGroups(db, new Map([...facilities].map(([n, f]) => [n, f.id])));
       for (const [i, u] of users.entries()) await seedUser(db, u, hashes[i], { facilities, groups });
       await seedCaseWorld(db);
+      await seedEhrConnections(db);
       return {
         diagnoses,
         facilities: facilities.size,

@@ -43,6 +43,8 @@ export interface FacilitySeed {
   isActive?: boolean;
   isMfaEnabled?: boolean;
   ehrDepartmentId?: string;
+  /** Connected to the local FHIR R4 server with this dialect (seed/src/index.ts seedEhrConnections). */
+  ehrConnection?: 'epic' | 'athena';
   address: { streetLine: string; apartmentNumber?: string; city: string; state: 'FL' | 'GA'; zipCode: string; county: string };
   geoPosition: { latitude: number; longitude: number };
   contacts: ContactsRecord;
@@ -99,6 +101,7 @@ export const SOURCE_FACILITIES: FacilitySeed[] = [
     description: 'Level I trauma centre with a 24/7 emergency department and an inpatient psychiatric unit.',
     allowPlacementOnlyCases: true,
     ehrDepartmentId: '101',
+    ehrConnection: 'epic',
     address: { streetLine: '4200 N Armenia Ave', city: 'Tampa', state: 'FL', zipCode: '33606', county: 'Hillsborough County' },
     geoPosition: { latitude: 27.9377, longitude: -82.4589 },
     contacts: { phone1: '+18135550100', fax1: '+18135550101' },

@@ -84,6 +84,7 @@ export const SPEC: Row[] = [
   // ---- case search and create (01 §6 "Case search and create: ITP admin/user, facility admin/user")
   row(/^GET \/api\/cases\/(source-facilities|source-divisions|request-types|payers|providers|search-patient)$/, 'YYNYYN', '01 §6 case search and create'),
   row(/^POST \/api\/cases$/, 'YYNYYN', '01 §6 case search and create'),
+  row(/^GET \/api\/cases\/(search-patient-in-ehr|validate-patientencounter-identifierid\/\{divisionId\}\/\{patientId\}\/\{encounterId\})$/, 'YYNYYN', '01 §5 case creation: EHR patient and encounter look-ups (01 §6 case search and create)'),
   row(/^GET \/api\/patients$/, 'YYNNNN', '02 §6 patients page: ITP user and admin'),
   row(/^(GET|POST) \/api\/patients\/merge\//, 'YNNNNN', '02 §6 ITP admin only: duplicate review and merge; 03 §6 patient merge: ITP admin'),
   row(/^GET \/api\/patients\/(search|\{id\}\/insurances\/last)$/, 'YYNNNN', '01 §6 search result page ITP only; 02 §6 patients page: ITP user and admin'),

@@ -1,6 +1,9 @@
 import type {
   CredentialedProviderRecord,
   EvaluationFormLookup,
+  FacilityEhrConnectionRecord,
+  FacilityEhrKeyRecord,
+  FacilityEhrTestRecord,
   FacilityEvaluationFormRecord,
   FacilityLookup,
   PreferredFacilityRecord,
@@ -38,6 +41,13 @@ export const facilityTabMethods = {
   facilityEvaluationForms: (facilityId: number) => http.get<FacilityEvaluationFormRecord[]>(`${base(facilityId)}/evaluation-forms`),
   saveFacilityEvaluationForm: (facilityId: number, body: { requestType: string; evaluationFormId: number | null; isAthenaBilled: boolean }) =>
     http.put<FacilityEvaluationFormRecord>(`${base(facilityId)}/evaluation-forms`, body),
+
+  // The facility's EHR (FHIR) connection (issue 16): the private key never comes back.
+  ehrConnection: (facilityId: number) => http.get<FacilityEhrConnectionRecord>(`${base(facilityId)}/ehr-connection`),
+  saveEhrConnection: (facilityId: number, body: { dialect: string; baseUrl: string | null; tokenUrl: string | null; clientId: string | null; keyId: string | null }) =>
+    http.put<FacilityEhrConnectionRecord>(`${base(facilityId)}/ehr-connection`, body),
+  generateEhrKey: (facilityId: number) => http.post<FacilityEhrKeyRecord>(`${base(facilityId)}/ehr-connection/key`, {}),
+  testEhrConnection: (facilityId: number) => http.post<FacilityEhrTestRecord>(`${base(facilityId)}/ehr-connection/test`, {}),
 
   stateRestrictions: (facilityId: number) => http.get<StateRestrictionRecord[]>(`${base(facilityId)}/state-restrictions`),
   saveStateRestriction: (facilityId: number, state: string, body: { type: string; withinTravelTime: number | null }) =>

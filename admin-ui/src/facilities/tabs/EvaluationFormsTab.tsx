@@ -8,6 +8,7 @@ import { toFacilityPayload } from '../facilityPayload';
 import type { FacilityRecord } from '../facilityTypes';
 import { useAppData } from '../../data/query';
 import { useTabQuery } from './TabTable';
+import { EhrConnectionCard } from './EhrConnectionCard';
 
 /** The EHR department id is a field of the facility: saved by a PUT of the facility (spec 03 §7). */
 function EhrDepartmentForm() {
@@ -87,6 +88,7 @@ export function EvaluationFormsTab({ facilityId }: { facilityId: number }) {
   return (
     <Box data-testid="evaluation-forms-tab">
       <EhrDepartmentForm />
+      <EhrConnectionCard facilityId={facilityId} />
       <SimpleTable<FacilityEvaluationFormRecord>
         testId="ef-table"
         columns={[
