@@ -126,6 +126,8 @@ async function main() {
       // person on the demo-tools page (tests/e2e/demo-phone.spec.ts).
       FACILITY_ALERT_ATTEMPTS: '2',
       FACILITY_ALERT_RETRY_SECONDS: '4',
+      EHR_RETRY_SECONDS: '1',
+      EHR_RETRY_ATTEMPTS: '4',
       TWILIO_LOCAL_RING_SECONDS: '8',
     },
     logToFiles: true,

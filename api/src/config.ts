@@ -127,6 +127,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       attempts: positive(env, 'FACILITY_ALERT_ATTEMPTS', 3),
       retrySeconds: positive(env, 'FACILITY_ALERT_RETRY_SECONDS', 120),
     },
+    /**
+     * EHR deliveries (evaluation documents, case outcomes, claims): EHR_RETRY_ATTEMPTS (12) tries,
+     * the waits doubling from EHR_RETRY_SECONDS (30) up to 10 minutes (about 40 minutes in all),
+     * before the delivery is failed and the coordinators are told.
+     */
+    ehrDeliveries: {
+      attempts: positive(env, 'EHR_RETRY_ATTEMPTS', 12),
+      retrySeconds: positive(env, 'EHR_RETRY_SECONDS', 30),
+    },
     uiDist: env.UI_DIST ?? require('path').resolve(__dirname, '../../admin-ui/dist'),
     /**
      * The outbox page, public so that a demo user can read an MFA code: only when asked for

@@ -24,6 +24,8 @@ import type { Sequelize } from 'sequelize-typescript';
 import { CaseCommandsHandler } from './cases/case-commands.handler';
 import { MessageDispatcher } from './messaging/message-dispatcher';
 import { createActivities } from './temporal/activities';
+import { EhrConnections } from './ehr/ehr-connections.service';
+import { EHR_PORT, type EhrPort } from './ehr/ehr.port';
 import { WorkerModule } from './worker.module';
 
 /** Tasks of the messaging queue run at once in this worker (MESSAGING_TASK_SLOTS, at least 2). */
@@ -75,7 +77,12 @@ async function main(): Promise<number> {
   // The API's domain modules, without HTTP: the activities run the same code as the API.
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   try {
-    const activities = createActivities({ sequelize: app.get<Sequelize>(getConnectionToken()), cases: app.get(CaseCommandsHandler) });
+    const activities = createActivities({
+      sequelize: app.get<Sequelize>(getConnectionToken()),
+      cases: app.get(CaseCommandsHandler),
+      ehr: app.get<EhrPort>(EHR_PORT),
+      ehrConnections: app.get(EhrConnections),
+    });
     // Two queues, one process: case commands, claims and timers on the main one; deliveries and
     // facility alerts on their own (messagingTaskQueueOf), so a burst of alerts never delays a command.
     // They share this process's CPU: the messaging queue takes a few tasks at a time (its backlog

@@ -5,6 +5,7 @@ import type { FieldError } from './errors';
 import { isAcceptedPhone, toStoredPhone } from './phone';
 import { billingCodeListFilterSchema, billingCodeSchema, groupOrganizationListFilterSchema, groupOrganizationRules, groupOrganizationSchema, patientTagListFilterSchema, patientTagSchema, payerInsuranceQueryRules, payerInsuranceQuerySchema, payerListFilterSchema, payerSchema } from './schemas/reference';
 import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
+import { ehrClaimRetryRules, ehrClaimRetrySchema } from './cases/ehr';
 import { changePasswordSchema } from './schemas/auth';
 import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
@@ -121,6 +122,7 @@ export const SCHEMAS = {
   payer: { schema: payerSchema },
   payerListFilter: { schema: payerListFilterSchema },
   payerInsuranceQuery: { schema: payerInsuranceQuerySchema, rules: payerInsuranceQueryRules },
+  ehrClaimRetry: { schema: ehrClaimRetrySchema, rules: ehrClaimRetryRules },
   billingCode: { schema: billingCodeSchema },
   billingCodeListFilter: { schema: billingCodeListFilterSchema },
   patientTag: { schema: patientTagSchema },

@@ -31,6 +31,7 @@ import {
   type CaseCommand,
   type CaseCommandFailureDetails,
   type CaseCommandResult,
+  type EhrDeliveryArgs,
   type FacilityAlertArgs,
 } from './definitions';
 import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
@@ -233,6 +234,13 @@ export const deliveryWorkflowStart = (messageId: string) => ({
   workflowType: 'deliverMessageWorkflow',
   workflowId: messageWorkflowId(messageId),
   args: [messageId],
+});
+
+/** How to start round `round` of EHR delivery `deliveryId` (one workflow per round: a retried claim is a new run). */
+export const ehrDeliveryStart = (deliveryId: string, round: number, o: { retrySeconds: number; attempts: number }) => ({
+  workflowType: 'ehrDeliveryWorkflow',
+  workflowId: `ehr-delivery-${deliveryId}-${round}`,
+  args: [{ deliveryId, round, retrySeconds: o.retrySeconds, attempts: o.attempts } satisfies EhrDeliveryArgs],
 });
 
 /** How to start facility alert `alertId` with the configured attempts and wait. */

@@ -350,5 +350,29 @@ export interface MessagingActivities {
   sweepMessaging(graceSeconds: number): Promise<number>;
 }
 
+/** What an EHR delivery came to: filed (or already filed), or refused for good. */
+export type EhrDeliveryOutcome = 'delivered' | 'failed' | 'gone';
+
+export interface EhrDeliveryArgs {
+  deliveryId: string;
+  /** The retry round this run drives (a failed claim retried by an ITP admin starts the next one). */
+  round: number;
+  /** First retry wait in seconds (doubling, at most 10 minutes between tries). */
+  retrySeconds: number;
+  /** Tries before the delivery is failed and the coordinators are told. */
+  attempts: number;
+}
+
+export interface EhrActivities {
+  /**
+   * Sends ehr_deliveries row `deliveryId` to the EHR once (conditional create: a retry after a
+   * lost answer files nothing twice). Throws retryable while the EHR is unavailable, non-retryable
+   * (type EhrRejected) when it refuses the resource or the connection is wrong.
+   */
+  deliverToEhr(deliveryId: string, round: number): Promise<EhrDeliveryOutcome>;
+  /** The delivery failed for good: marks the row, writes the case activity line, tells the coordinators. */
+  recordEhrDeliveryFailed(deliveryId: string, round: number, reason: string): Promise<void>;
+}
+
 /** Every activity of the task queue. */
-export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities & OnlineMeetingActivities & MessagingActivities;
+export type Activities = CaseActivities & ClaimActivities & PlacementActivities & UserMaintenanceActivities & OnlineMeetingActivities & MessagingActivities & EhrActivities;

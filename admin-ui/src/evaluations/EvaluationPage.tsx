@@ -7,9 +7,11 @@ import {
   Button,
   Card,
   CardContent,
+  Checkbox,
   Chip,
   CircularProgress,
   Divider,
+  FormControlLabel,
   Link,
   Table,
   TableBody,
@@ -207,7 +209,7 @@ function EvaluationScreen({ view, caseRecord }: { view: EvaluationView; caseReco
     autosave.changed(next);
   };
 
-  const rules = { items, showBillingCode: view.showBillingCode, defaultForm: view.form.isDefault, editing };
+  const rules = { items, showBillingCode: view.showBillingCode, defaultForm: view.form.isDefault, editing, formOptional: view.formOptional };
   const problemsOf = (complete: boolean) =>
     evaluationProblems(payloadOf(valuesRef.current, items, autosave.version(), editing), rules, {
       complete,
@@ -290,7 +292,18 @@ function EvaluationScreen({ view, caseRecord }: { view: EvaluationView; caseReco
             {readOnly ? (
               <ReadOnlyAnswers view={view} />
             ) : (
-              <QuestionnaireForm items={items} answers={values.answers} errors={questionErrors} onChange={(answers) => change({ answers })} />
+              <>
+                {view.formOptional && (
+                  <Alert severity="info" sx={{ mb: 2 }} data-testid="evaluation-form-optional">
+                    <FormControlLabel
+                      control={<Checkbox checked={values.skipForm} onChange={(e) => change({ skipForm: e.target.checked })} inputProps={{ 'data-testid': 'evaluation-skip-form' } as any} />}
+                      label="Documented in the EHR: skip the questionnaire"
+                    />
+                    <Typography variant="body2">Diagnoses and the recommendation are still required.</Typography>
+                  </Alert>
+                )}
+                <QuestionnaireForm items={items} answers={values.answers} errors={questionErrors} optional={values.skipForm} onChange={(answers) => change({ answers })} />
+              </>
             )}
           </CardContent>
         </Card>

@@ -60,6 +60,7 @@ export function QuestionnaireForm({
   onChange,
   errors,
   disabled = false,
+  optional = false,
   testId = 'questionnaire',
 }: {
   items: readonly QuestionnaireItem[];
@@ -68,9 +69,11 @@ export function QuestionnaireForm({
   /** Problems per question name (from a completion attempt, a save, or a check in the browser). */
   errors?: Record<string, string>;
   disabled?: boolean;
+  /** Every question optional (the document lives in the EHR): no required marks. */
+  optional?: boolean;
   testId?: string;
 }) {
-  const compiled = useMemo(() => compileQuestionnaire(items), [items]);
+  const compiled = useMemo(() => compileQuestionnaire(items, { draft: optional }), [items, optional]);
   const uiSchema = useMemo(() => {
     const ui = questionnaireUiSchema(items, compiled, answers) as Record<string, any>;
     for (const [name, entry] of Object.entries(ui)) {

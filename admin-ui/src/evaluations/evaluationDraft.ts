@@ -10,6 +10,8 @@ export interface EvaluationValues {
   recommendationCriteria: string[];
   recommendationNote: string;
   reasonForEdit: string;
+  /** Documented in the EHR: the questionnaire is skipped (offered when view.formOptional). */
+  skipForm: boolean;
 }
 
 export function valuesOf(view: EvaluationView): EvaluationValues {
@@ -23,6 +25,7 @@ export function valuesOf(view: EvaluationView): EvaluationValues {
     recommendationNote: view.recommendationNote ?? '',
     // A new edit gives its own reason (spec 02 §5): the last one is not carried over.
     reasonForEdit: '',
+    skipForm: !!view.skipForm,
   };
 }
 
@@ -40,6 +43,7 @@ export function payloadOf(values: EvaluationValues, items: readonly Questionnair
     recommendationNote: text(values.recommendationNote),
     ...(editing ? { reasonForEdit: text(values.reasonForEdit) } : {}),
     answers: visibleAnswers(items, values.answers),
+    ...(values.skipForm ? { skipForm: true } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ import { useDebounced } from '../common/useDebounced';
 import { useAppData, useAppQuery } from '../data/query';
 import { ActivityReportButton, ExportPdfButton, SummaryPdfButton } from '../cases/exports';
 import { dob, patientName } from '../cases/list/caseListParts';
+import { RetryEhrClaimsButton } from './RetryEhrClaimsDialog';
 
 /** Spec 01 §9 recency classes: how a row's creation date is set off. */
 const RECENCY: Record<RecencyClass, { label: string; color: 'success' | 'info' | 'default' | 'warning' }> = {
@@ -178,6 +179,7 @@ function PastCasesFilters() {
         <ExportButton kind="csv" filter={shown} />
         {ability.can('access', 'PastCaseBilling') && <ExportButton kind="billing" filter={shown} />}
         {ability.can('access', 'PastCaseBilling') && <ExportButton kind="diagnostics" filter={shown} />}
+        {ability.can('access', 'PastCaseBilling') && <RetryEhrClaimsButton />}
         <Box sx={{ flex: 1 }} />
         <PastTotal />
       </Stack>

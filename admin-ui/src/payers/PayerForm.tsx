@@ -5,10 +5,11 @@ import { CheckboxInput } from '../common/CheckboxInput';
 import { inputTestId } from '../common/testId';
 import { NEW_PAYER, validatePayer } from './payerPayload';
 import { SaveCancelToolbar } from '../common/RecordForm';
+import { EhrPlanField } from './EhrPlanSearch';
 
 const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.code} – ${s.name}` }));
 
-/** Payer fields (spec 03 §3 Payer): name required and unique; code, plan name, address optional. */
+/** Payer fields (spec 03 §3 Payer): name required and unique; code, plan name, EHR plan package id, address optional. */
 export function PayerForm({ isNew }: { isNew: boolean }) {
   return (
     <SimpleForm
@@ -23,6 +24,7 @@ export function PayerForm({ isNew }: { isNew: boolean }) {
         <TextInput source="code" label="Code" {...inputTestId('payer-code')} />
         <TextInput source="planName" label="Plan name" {...inputTestId('payer-planName')} />
       </Box>
+      <EhrPlanField />
       <Typography variant="subtitle2" sx={{ mt: 1 }}>
         Address
       </Typography>

@@ -7,6 +7,7 @@ export interface PayerFormValues {
   code?: string | null;
   isActive?: boolean;
   planName?: string | null;
+  planPackageId?: string | null;
   address?: { streetLine?: string | null; city?: string | null; state?: string | null; zipCode?: string | null; phone?: string | null } | null;
 }
 
@@ -15,6 +16,7 @@ export const toPayerPayload = (v: PayerFormValues) => ({
   code: v.code ?? null,
   isActive: v.isActive ?? true,
   planName: v.planName ?? null,
+  planPackageId: v.planPackageId ?? null,
   address: {
     streetLine: v.address?.streetLine ?? null,
     city: v.address?.city ?? null,
@@ -26,7 +28,7 @@ export const toPayerPayload = (v: PayerFormValues) => ({
 
 export const validatePayer = schemaValidator('payer', toPayerPayload);
 
-export const NEW_PAYER: PayerFormValues = { name: '', code: '', isActive: true, planName: '', address: {} };
+export const NEW_PAYER: PayerFormValues = { name: '', code: '', isActive: true, planName: '', planPackageId: '', address: {} };
 
 /** The codes that ask for confirmation and are then resubmitted with forceUpdate (spec 03 §8). */
 export const PAYER_IN_USE_CODES: string[] = [

@@ -102,26 +102,8 @@ export class CaseExportsService {
     }
   }
 
-  private async evaluations(caseId: number) {
-    return select<Record<string, any>>(
-      this.sequelize,
-      `SELECT r.id, r.type, r.status, r.created_at AS "createdAt", r.completed_at AS "completedAt",
-              coalesce(u.first_name || ' ' || u.last_name, '') AS provider, u.provider_info->>'npi' AS "providerNpi",
-              u.provider_info->>'providerType' AS "providerType",
-              e.request_id IS NOT NULL AS "hasEvaluation", e.created_at AS "evaluatedAt", e.modified_at AS "modifiedAt",
-              e.primary_diagnosis AS "primaryDiagnosis", pd.description AS "primaryDiagnosisDescription",
-              (SELECT string_agg(d.code || ' ' || d.description, '; ' ORDER BY d.code) FROM diagnoses d WHERE d.code = ANY(e.secondary_diagnoses)) AS "secondaryDiagnoses",
-              e.main_recommendation AS "mainRecommendation", e.criteria, e.recommendation_note AS "recommendationNote",
-              e.answers, v.items AS "formItems",
-              (SELECT string_agg(b.code || ' ' || b.description, '; ' ORDER BY b.code) FROM billing_codes b WHERE b.id = ANY(e.billing_code_ids)) AS "billingCodes"
-         FROM requests r
-         LEFT JOIN users u ON u.id = r.evaluation_provider_id
-         LEFT JOIN evaluations e ON e.request_id = r.id
-         LEFT JOIN evaluation_form_versions v ON v.evaluation_form_id = e.evaluation_form_id AND v.version = e.evaluation_form_version
-         LEFT JOIN diagnoses pd ON pd.code = e.primary_diagnosis
-        WHERE r.case_id = $1 ORDER BY r.created_at, r.id`,
-      [caseId],
-    );
+  private evaluations(caseId: number) {
+    return evaluationRows(this.sequelize, caseId);
   }
 
   private writeEvaluations(pdf: CasePdf, rows: Array<Record<string, any>>) {
@@ -315,6 +297,49 @@ export function writeEvaluation(pdf: CasePdf, r: Record<string, any>) {
       ? `Electronically signed by ${[r.provider, r.providerType].filter(Boolean).join(', ')} · NPI ${r.providerNpi || '—'} · Completed at ${pdf.dateTime(r.completedAt)}`
       : `${r.provider || 'The provider'} · NPI ${r.providerNpi || '—'} · Not completed (draft)`,
   );
+}
+
+/** Each request of a case with its evaluation (when one was saved) and the form version it was answered on. */
+export async function evaluationRows(sequelize: Sequelize, caseId: number) {
+  return select<Record<string, any>>(
+    sequelize,
+    `SELECT r.id, r.type, r.status, r.created_at AS "createdAt", r.completed_at AS "completedAt",
+            coalesce(u.first_name || ' ' || u.last_name, '') AS provider, u.provider_info->>'npi' AS "providerNpi",
+            u.provider_info->>'providerType' AS "providerType",
+            e.request_id IS NOT NULL AS "hasEvaluation", e.created_at AS "evaluatedAt", e.modified_at AS "modifiedAt",
+            e.primary_diagnosis AS "primaryDiagnosis", pd.description AS "primaryDiagnosisDescription",
+            (SELECT string_agg(d.code || ' ' || d.description, '; ' ORDER BY d.code) FROM diagnoses d WHERE d.code = ANY(e.secondary_diagnoses)) AS "secondaryDiagnoses",
+            e.main_recommendation AS "mainRecommendation", e.criteria, e.recommendation_note AS "recommendationNote",
+            e.answers, v.items AS "formItems",
+            (SELECT string_agg(b.code || ' ' || b.description, '; ' ORDER BY b.code) FROM billing_codes b WHERE b.id = ANY(e.billing_code_ids)) AS "billingCodes"
+       FROM requests r
+       LEFT JOIN users u ON u.id = r.evaluation_provider_id
+       LEFT JOIN evaluations e ON e.request_id = r.id
+       LEFT JOIN evaluation_form_versions v ON v.evaluation_form_id = e.evaluation_form_id AND v.version = e.evaluation_form_version
+       LEFT JOIN diagnoses pd ON pd.code = e.primary_diagnosis
+      WHERE r.case_id = $1 ORDER BY r.created_at, r.id`,
+    [caseId],
+  );
+}
+
+/**
+ * A completed evaluation as the PDF filed in the EHR (spec 02 §2 "upload after completion"): the
+ * title block and the evaluation with its signature line, as the evaluation export prints it.
+ * Null when the request has no evaluation.
+ */
+export async function evaluationDocumentPdf(sequelize: Sequelize, caseId: number, requestId: number, title: string, timeZone: string): Promise<Buffer | null> {
+  const row = (await evaluationRows(sequelize, caseId)).find((r) => r.id === requestId);
+  if (!row?.hasEvaluation) return null;
+  const [patient] = await select<{ id: number; firstName: string; lastName: string }>(
+    sequelize,
+    'SELECT p.id, p.first_name AS "firstName", p.last_name AS "lastName" FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1',
+    [caseId],
+  );
+  if (!patient) return null;
+  const pdf = new CasePdf({ title, caseId, patient, timeZone });
+  writeEvaluation(pdf, row);
+  pdf.end();
+  return streamToBuffer(pdf.doc as unknown as Readable);
 }
 
 export const ACTIVITY_COLUMNS = ['Status group', 'Status', 'Initiator', 'Started at', 'Ended at', 'Duration'];

@@ -64,6 +64,7 @@ import { connectionOf, inTransaction, pooledSql, type Sql } from '../db/sql';
 import { onlineMeetingsRepository as meetings } from '../online-meetings/online-meetings.repository';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
 import { messagingRepository } from '../messaging/messaging.repository';
+import { ehrDeliveries } from '../ehr/ehr-deliveries.repository';
 import { caseRepository as repo, type CaseDetails, type CaseRow, type MoveExtra, type NewCaseRow, type NewRequest } from './case.repository';
 
 class Refusal extends Error {
@@ -326,6 +327,8 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await repo.setOutcome(c.id, { type: withoutOutcome ? null : (command.caseOutcomeType ?? null), note: command.note ?? null, referringDivisionId: divisionId }, true);
       await move(CaseStatus.Closed, 'manual', { note: command.note, statusToResume: null });
       await repo.totalLocatingTime(db, c.id);
+      // An EHR-integrated source gets the outcome filed (its workflow starts when this commits).
+      await ehrDeliveries.afterOutcome(db, c.id, command.commandId);
       return { notifications: [notice('CaseClosed', { Reason: command.note ?? null })] };
     }
 
@@ -337,6 +340,7 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       const divisionId = outcomeNeedsFacility(command.caseOutcomeType) ? command.referringDivisionId! : null;
       if (divisionId) await assertReferringDivision(db, divisionId);
       await repo.setOutcome(c.id, { type: command.caseOutcomeType ?? null, note: command.note ?? null, referringDivisionId: divisionId }, false);
+      await ehrDeliveries.afterOutcome(db, c.id, command.commandId);
       return { notifications: [] };
     }
 
@@ -502,6 +506,8 @@ async function apply(db: Sql, c: CaseRow, command: CaseCommand, travel?: TravelT
       await move(CaseStatus.WaitingOnDecision, 'auto', {
         recommendation: rec ? { main: rec.main_recommendation, criteria: rec.criteria, note: rec.recommendation_note } : undefined,
       });
+      // The evaluation document and the claim an EHR-integrated source is owed (after commit).
+      await ehrDeliveries.afterEvaluation(db, c.id, r.id);
       return { notifications: [notice('RequestCompleted', { RequestId: r.id, MainRecommendation: rec?.main_recommendation ?? null })] };
     }
 

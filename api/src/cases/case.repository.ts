@@ -303,15 +303,24 @@ export const caseRepository = {
    * Written once per key (a retried activity adds nothing) and told live; false when it was there.
    */
   async recordAlertLine(db: Sql, caseId: number, note: string, key: string): Promise<boolean> {
+    return this.recordSystemLine(db, caseId, 'alert', note, key);
+  },
+
+  /**
+   * A line of the case activity written by the platform about something outside the case (a
+   * facility alert, an EHR delivery): it changes nothing of the case, so it takes neither the
+   * case's lock nor its workflow's order. Written once per key and told live; false when it was there.
+   */
+  async recordSystemLine(db: Sql, caseId: number, kind: 'alert' | 'ehr', note: string, key: string): Promise<boolean> {
     const { rows: found } = await db.query<{ status: string; version: number }>('SELECT status, version FROM cases WHERE id = $1', [caseId]);
     const c = found[0];
     if (!c) return false;
     const { rows } = await db.query(
       `INSERT INTO case_activities (case_id, status, status_group, kind, note, initiator_name, command_id, ended_at)
-       SELECT $1, $2, $3, 'alert', $4, 'System', $5, now()
+       SELECT $1, $2, $3, $6, $4, 'System', $5, now()
         WHERE NOT EXISTS (SELECT 1 FROM case_activities WHERE case_id = $1 AND command_id = $5)
        RETURNING id`,
-      [caseId, c.status, caseStatusGroupOf(c.status), note, key],
+      [caseId, c.status, caseStatusGroupOf(c.status), note, key, kind],
     );
     if (rows.length) await this.publish(db, LiveRoom.case(caseId), 'case.updated', { caseId, status: c.status, version: c.version });
     return rows.length > 0;

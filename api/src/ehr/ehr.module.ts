@@ -4,6 +4,7 @@ import { FhirEhrAdapter } from './fhir-ehr.adapter';
 import { EHR_PORT } from './ehr.port';
 import { EhrConnectionController } from './ehr-connection.controller';
 import { EhrLookupsController, PayerEhrSearchController } from './ehr-lookups.controller';
+import { EhrClaimsController } from './ehr-claims.controller';
 
 /**
  * The EHR port (FHIR R4 adapter) and the facilities' connections: what the API's routes and the
@@ -15,9 +16,9 @@ import { EhrLookupsController, PayerEhrSearchController } from './ehr-lookups.co
 })
 export class EhrModule {}
 
-/** The API's EHR routes: facility connection settings, case-creation look-ups, payer search. */
+/** The API's EHR routes: facility connection settings, case-creation look-ups, payer search, the claims retry. */
 @Module({
   imports: [EhrModule],
-  controllers: [EhrConnectionController, EhrLookupsController, PayerEhrSearchController],
+  controllers: [EhrConnectionController, EhrLookupsController, PayerEhrSearchController, EhrClaimsController],
 })
 export class EhrRoutesModule {}

@@ -12,6 +12,7 @@ import {
   answerProblems,
   answersFromList,
   answersToList,
+  evaluationFormOptional,
   evaluationProblems,
   isQuestion,
   visibleAnswers,
@@ -37,6 +38,8 @@ interface Context {
   caseId: number;
   requestType: string;
   requestStatus: string;
+  documentInEhr: boolean;
+  formSkipped: boolean;
   providerId: number | null;
   caseStatus: string;
   sourceFacilityId: number;
@@ -89,6 +92,9 @@ const EDITABLE_REQUEST_STATUSES = ['InProgress', COMPLETED];
  * (`completeEvaluation`), which makes the recommendation the case's and moves the case on.
  * Each save carries the version it was made from; an older one (a second tab) is refused.
  */
+/** The document lives in the EHR: the questionnaire of an assessment-like request may be skipped. */
+const formOptionalOf = (ctx: Context) => evaluationFormOptional({ requestType: ctx.requestType, documentInEhr: ctx.documentInEhr });
+
 @Injectable()
 export class EvaluationsService {
   constructor(
@@ -206,7 +212,8 @@ export class EvaluationsService {
       `SELECT r.id AS "requestId", r.case_id AS "caseId", r.type AS "requestType", r.status AS "requestStatus",
               r.evaluation_provider_id AS "providerId", c.status AS "caseStatus", c.source_facility_id AS "sourceFacilityId",
               c.source_division_id AS "sourceDivisionId", d.source_type AS "sourceType", coalesce(d.show_billing_code, false) AS "showBillingCode",
-              e.request_id IS NOT NULL AS saved, e.evaluation_form_id AS "formId", e.evaluation_form_version AS "formVersion",
+              coalesce(d.document_in_ehr, false) AS "documentInEhr",
+              e.request_id IS NOT NULL AS saved, coalesce(e.form_skipped, false) AS "formSkipped", e.evaluation_form_id AS "formId", e.evaluation_form_version AS "formVersion",
               coalesce(e.version, 0) AS version, coalesce(e.answers, '[]') AS answers, e.primary_diagnosis AS "primaryDiagnosis",
               coalesce(e.secondary_diagnoses, '{}') AS "secondaryDiagnoses", coalesce(e.billing_code_ids, '{}') AS "billingCodeIds",
               e.main_recommendation AS "mainRecommendation", coalesce(e.criteria, '{}') AS criteria, e.recommendation_note AS "recommendationNote",
@@ -260,7 +267,7 @@ export class EvaluationsService {
   }
 
   private rulesOf(ctx: Context, form: Form, editing: boolean) {
-    return { items: form.items, showBillingCode: ctx.showBillingCode, defaultForm: form.isDefault, editing };
+    return { items: form.items, showBillingCode: ctx.showBillingCode, defaultForm: form.isDefault, editing, formOptional: formOptionalOf(ctx) };
   }
 
   private inputOf(ctx: Context, version: number): EvaluationSaveInput {
@@ -273,6 +280,7 @@ export class EvaluationsService {
       recommendationCriteria: ctx.criteria,
       recommendationNote: ctx.recommendationNote,
       answers: answersFromList(ctx.answers),
+      skipForm: ctx.formSkipped,
     };
   }
 
@@ -329,6 +337,8 @@ export class EvaluationsService {
       recommendationNote: ctx.recommendationNote,
       reasonForEdit: ctx.reasonForEdit,
       showBillingCode: ctx.showBillingCode,
+      formOptional: formOptionalOf(ctx),
+      skipForm: ctx.formSkipped,
       sourceDivisionId: ctx.sourceDivisionId,
       sourceType: ctx.sourceType,
       caseStatus: ctx.caseStatus,
@@ -370,6 +380,7 @@ export class EvaluationsService {
       editing ? (body.reasonForEdit ?? null) : null,
       user.id,
       body.version,
+      !!body.skipForm,
     ];
     // The version the screen loaded must still be the stored one: a save from an older screen is refused.
     const rows = ctx.saved
@@ -377,15 +388,15 @@ export class EvaluationsService {
           this.sequelize,
           `UPDATE evaluations SET primary_diagnosis = $4, secondary_diagnoses = $5, main_recommendation = $6, criteria = $7,
                   recommendation_note = $8, answers = $9, billing_code_ids = $10, reason_for_edit = coalesce($11, reason_for_edit),
-                  updated_by = $12, modified_at = now(), version = version + 1
+                  updated_by = $12, modified_at = now(), version = version + 1, form_skipped = $14
             WHERE request_id = $1 AND evaluation_form_id = $2 AND evaluation_form_version = $3 AND version = $13 RETURNING version`,
           values,
         )
       : await select<{ version: number }>(
           this.sequelize,
           `INSERT INTO evaluations (request_id, evaluation_form_id, evaluation_form_version, primary_diagnosis, secondary_diagnoses,
-                                    main_recommendation, criteria, recommendation_note, answers, billing_code_ids, reason_for_edit, updated_by, version)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1 WHERE $13 = 0
+                                    main_recommendation, criteria, recommendation_note, answers, billing_code_ids, reason_for_edit, updated_by, version, form_skipped)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $14 WHERE $13 = 0
            ON CONFLICT (request_id) DO NOTHING RETURNING version`,
           values,
         );

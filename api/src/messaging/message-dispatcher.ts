@@ -1,12 +1,12 @@
 /**
- * Starts the delivery of each outbox row and facility alert the moment its transaction commits:
+ * Starts the delivery of each outbox row, facility alert and EHR delivery the moment its transaction commits:
  * the writers send a NOTIFY on MESSAGING_CHANNEL with the row (messaging.repository.ts), and each
  * worker process listens. Several workers start the same workflow id, which Temporal keeps once.
  * A notification missed while no worker listened is picked up by the sweep schedule.
  */
 import { Client as PgClient } from 'pg';
 import type { Client } from '@temporalio/client';
-import { deliveryWorkflowStart, facilityAlertStart } from '@crisis/workflows';
+import { deliveryWorkflowStart, ehrDeliveryStart, facilityAlertStart } from '@crisis/workflows';
 import { config } from '../config';
 import { startOnce } from './messaging.activities';
 import { MESSAGING_CHANNEL, type DispatchMessage } from './messaging.repository';
@@ -48,7 +48,12 @@ export class MessageDispatcher {
     } catch {
       return;
     }
-    const start = m.kind === 'alert' ? facilityAlertStart(m.id, config.facilityAlerts) : deliveryWorkflowStart(m.id);
+    const start =
+      m.kind === 'alert'
+        ? facilityAlertStart(m.id, config.facilityAlerts)
+        : m.kind === 'ehr'
+          ? ehrDeliveryStart(m.id, m.round, config.ehrDeliveries)
+          : deliveryWorkflowStart(m.id);
     try {
       await startOnce(this.temporal, start, this.taskQueue);
     } catch (err) {

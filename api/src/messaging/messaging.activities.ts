@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { recipientsOf, unconfirmedAlertType } from '@crisis/forms';
-import { deliveryWorkflowStart, facilityAlertStart, messagingTaskQueueOf, type DeliveryOutcome, type MessagingActivities } from '@crisis/workflows';
+import { deliveryWorkflowStart, ehrDeliveryStart, facilityAlertStart, messagingTaskQueueOf, type DeliveryOutcome, type MessagingActivities } from '@crisis/workflows';
 import type { Sequelize } from 'sequelize-typescript';
 import { caseRepository } from '../cases/case.repository';
 import { config } from '../config';
@@ -164,8 +164,13 @@ export function createMessagingActivities({ sequelize }: { sequelize: Sequelize 
         `SELECT id::text FROM facility_alerts WHERE status = 'pending' AND attempts = 0 AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
         [graceSeconds],
       );
+      const { rows: ehr } = await pool.query<{ id: string; round: number }>(
+        `SELECT id::text, round FROM ehr_deliveries WHERE status = 'Pending' AND attempts = 0 AND updated_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
+        [graceSeconds],
+      );
       let started = 0;
       for (const m of messages) if (await startOnce(ctx.client, deliveryWorkflowStart(m.id), ctx.info.taskQueue)) started++;
+      for (const d of ehr) if (await startOnce(ctx.client, ehrDeliveryStart(d.id, d.round, config.ehrDeliveries), ctx.info.taskQueue)) started++;
       for (const a of alerts)
         if (await startOnce(ctx.client, facilityAlertStart(a.id, config.facilityAlerts), ctx.info.taskQueue)) started++;
       return started;

@@ -8,7 +8,7 @@ import { config } from '../config';
 import type { Sql } from '../db/sql';
 
 export const MESSAGING_CHANNEL = 'messaging_dispatch';
-export type DispatchMessage = { kind: 'message' | 'alert'; id: string };
+export type DispatchMessage = { kind: 'message' | 'alert'; id: string } | { kind: 'ehr'; id: string; round: number };
 
 export interface OutgoingMessage {
   channel: 'email' | 'sms' | 'call';

@@ -29,6 +29,7 @@ const EVALUATIONS = `
          p.street_line AS street, p.city, p.state, p.zip_code AS "zipCode", p.athena_patient_id AS "ehrPatientId",
          c.encounter_identifier_id AS "encounterId", sf.name AS "sourceFacility", sd.name AS "sourceDivision",
          coalesce(fef.is_athena_billed, false) AS "billedToEhr", c.uninsured,
+         ec.status AS "ehrClaimStatus", ec.last_error AS "ehrClaimError",
          e.primary_diagnosis AS "primaryDiagnosis", e.secondary_diagnoses AS "secondaryDiagnoses",
          ARRAY(SELECT bc.code FROM billing_codes bc WHERE bc.id = ANY(e.billing_code_ids) ORDER BY bc.code) AS "billingCodes",
          ARRAY(SELECT json_build_object('payer', py.name, 'memberId', pi.insurance_id, 'groupId', pi.group_id)
@@ -43,7 +44,8 @@ const EVALUATIONS = `
     LEFT JOIN users u ON u.id = r.evaluation_provider_id
     JOIN facilities sf ON sf.id = c.source_facility_id
     JOIN divisions sd ON sd.id = c.source_division_id
-    LEFT JOIN facility_evaluation_forms fef ON fef.facility_id = c.source_facility_id AND fef.request_type = r.type`;
+    LEFT JOIN facility_evaluation_forms fef ON fef.facility_id = c.source_facility_id AND fef.request_type = r.type
+    LEFT JOIN ehr_deliveries ec ON ec.request_id = r.id AND ec.kind = 'Claim'`;
 
 type Row = Record<string, any>;
 type Cells = Array<string | number>;
@@ -83,6 +85,8 @@ const EXPORTS: Record<PastCaseExport, { columns: readonly string[]; sql: (where:
       (r.diagnoses as Row[]).map((d, i) => [
         caseReference(r.caseId), r.requestId, r.ehrPatientId ?? '', r.encounterId ?? '', formatDateTimeIn(r.completedAt, tz), r.provider ?? '',
         r.sourceFacility, i + 1, d.code, d.description, d.code === r.primaryDiagnosis && i === 0 ? 'Yes' : 'No',
+        // Which claims to retry: the delivery's state (no row: not billed to the EHR) and the EHR's last answer.
+        r.ehrClaimStatus ?? (r.billedToEhr ? 'Not sent' : ''), r.ehrClaimError ?? '',
       ]),
   },
 };

@@ -4,6 +4,8 @@ import { createCaseActivities } from '../cases/case.activities';
 import type { CaseCommandsHandler } from '../cases/case-commands.handler';
 import { createClaimActivities } from '../claims/claims.activities';
 import { pooledSql } from '../db/sql';
+import { createEhrDeliveryActivities, type EhrConnectionSource } from '../ehr/ehr-delivery.activities';
+import type { EhrPort } from '../ehr/ehr.port';
 import { createMessagingActivities } from '../messaging/messaging.activities';
 import { createOnlineMeetingActivities } from '../online-meetings/online-meetings.activities';
 import { createPlacementActivities } from '../placement/placement.activities';
@@ -13,6 +15,8 @@ import { createUserMaintenanceActivities } from '../users/user-maintenance.activ
 export interface ActivityDeps {
   sequelize: Sequelize;
   cases: CaseCommandsHandler;
+  ehr: EhrPort;
+  ehrConnections: EhrConnectionSource;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface ActivityDeps {
  * "activities-dependency-injection"). Each domain's activities live in its folder; the workflows
  * know only the interfaces in @crisis/workflows.
  */
-export function createActivities({ sequelize, cases }: ActivityDeps): Activities {
+export function createActivities({ sequelize, cases, ehr, ehrConnections }: ActivityDeps): Activities {
   const db = pooledSql(sequelize);
   return {
     ...createCaseActivities({ cases }),
@@ -29,5 +33,6 @@ export function createActivities({ sequelize, cases }: ActivityDeps): Activities
     ...createUserMaintenanceActivities({ db }),
     ...createOnlineMeetingActivities({ sequelize }),
     ...createMessagingActivities({ sequelize }),
+    ...createEhrDeliveryActivities({ sequelize, ehr, connections: ehrConnections }),
   };
 }

@@ -7,3 +7,4 @@ export * from './queues';
 export * from './past-cases';
 export * from './dashboards';
 export * from './creation';
+export * from './ehr';

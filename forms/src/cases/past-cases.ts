@@ -115,5 +115,5 @@ export const BILLING_CSV_COLUMNS = [
 /** One line per diagnosis of a completed evaluation: the claim's diagnosis lines. */
 export const DIAGNOSTICS_CSV_COLUMNS = [
   'Reference number', 'Request id', 'EHR patient id', 'Encounter id', 'Evaluation completed at', 'Provider', 'Source facility',
-  'Diagnosis order', 'Diagnosis code', 'Diagnosis description', 'Primary',
+  'Diagnosis order', 'Diagnosis code', 'Diagnosis description', 'Primary', 'EHR claim', 'EHR claim error',
 ] as const;

@@ -221,4 +221,4 @@ export function caseStatusLabel(status: string, audience: 'itp' | 'facility'): s
 export const COMMANDS_ON_CLOSED_CASE: readonly string[] = ['reopen', 'changeOutcome', 'removeFromAccepted', 'recordEvent', 'endOnlineMeeting'];
 
 /** Case activity rows that are not status changes of their own: undo looks past them. */
-export const ACTIVITY_KINDS_UNDO_SKIPS: readonly string[] = ['undo', 'recommendation', 'meeting', 'alert'];
+export const ACTIVITY_KINDS_UNDO_SKIPS: readonly string[] = ['undo', 'recommendation', 'meeting', 'alert', 'ehr'];

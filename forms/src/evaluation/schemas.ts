@@ -133,6 +133,8 @@ export const evaluationSaveSchema = objectSchema('evaluationSave', ['version'], 
   reasonForEdit: optionalLargeText,
   /** Set when the provider confirmed a recommendation change while the case is contacting services. */
   confirmed: { type: ['boolean', 'null'] },
+  /** The provider documents in the EHR and skips the questionnaire (allowed when formOptional). */
+  skipForm: { type: ['boolean', 'null'] },
   answers: { type: ['object', 'null'], maxProperties: MAX_QUESTIONS, additionalProperties: answerValue },
 });
 export interface EvaluationSaveInput {
@@ -145,6 +147,7 @@ export interface EvaluationSaveInput {
   recommendationNote?: string | null;
   reasonForEdit?: string | null;
   confirmed?: boolean | null;
+  skipForm?: boolean | null;
   answers?: Record<string, unknown> | null;
 }
 
@@ -189,6 +192,10 @@ export interface EvaluationView {
   recommendationNote: string | null;
   reasonForEdit: string | null;
   showBillingCode: boolean;
+  /** The questionnaire may be skipped: the source division documents in the EHR (evaluationFormOptional). */
+  formOptional: boolean;
+  /** The provider chose to skip it (the evaluation's document lives in the EHR). */
+  skipForm: boolean;
   sourceDivisionId: number | null;
   sourceType: string | null;
   caseStatus: string;
@@ -224,6 +231,8 @@ export interface EvaluationContext {
   defaultForm: boolean;
   /** The request is Completed: saving is an edit that needs a reason. */
   editing: boolean;
+  /** The questionnaire may be skipped (evaluationFormOptional); when the input skips it, its answers are checked as a draft's. */
+  formOptional?: boolean;
 }
 
 /** Spec 02 §9: the crisis-center recommendation belongs to the default forms. */
@@ -255,7 +264,9 @@ export function evaluationProblems(
   if (input.primaryDiagnosisId && (input.secondaryDiagnoses ?? []).includes(input.primaryDiagnosisId))
     errors.push({ field: 'secondaryDiagnoses', key: 'primaryRepeated', message: 'The primary diagnosis is not a secondary one' });
   const draft = !complete && !ctx.editing;
-  errors.push(...answerProblems((input.answers ?? {}) as Answers, draft));
+  if (input.skipForm && !ctx.formOptional)
+    errors.push({ field: 'skipForm', key: 'notAllowed', message: 'The questionnaire can be skipped only when the division documents in the EHR' });
+  errors.push(...answerProblems((input.answers ?? {}) as Answers, draft || (!!ctx.formOptional && !!input.skipForm)));
   if (draft) return errors;
   if (ctx.editing && !input.reasonForEdit?.trim()) errors.push(required('reasonForEdit', 'A reason for the edit is required'));
   if (!input.primaryDiagnosisId) errors.push(required('primaryDiagnosisId'));

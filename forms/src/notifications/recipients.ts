@@ -80,6 +80,8 @@ export const NOTIFICATION_RECIPIENTS: Record<NotificationType, RecipientRule & {
   UserDoesntConfirmReceiptOfTheSms: { to: ['alertOwner'], spec: 'ARCHITECTURE: SMS or voice with confirmation and escalation' },
   // A placement call's follow-up time came due (02 §4 callbacks): the coordinator who logged the call.
   CallbackAt: { to: ['callbackOwner'], spec: '02 §3 payload CallbackAt; 02 §4 follow-up times' },
+  // The EHR refused an upload, outcome or claim for good (after the retries): the coordinators follow up.
+  EhrDeliveryFailed: { to: ['itp'], spec: 'issue: EHR upload retried, ITP notified when it finally fails' },
   // Never raised: shown with the unknown-notification message.
   Unspecified: { to: [], spec: '03 §8 notifications.unknown' },
 };

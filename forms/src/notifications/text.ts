@@ -2,6 +2,7 @@
  * The text of a notification: one function for the bell's list, the toast and the SMS copies
  * (spec 02 §3; 03 §8 "unknown notification type message notifications.unknown").
  */
+import { ehrDeliveryLabel } from '../cases/ehr';
 import { isNotificationType, type NotificationPayload, type NotificationType } from './types';
 
 /** Shown for a type this build does not know (and for Unspecified). */
@@ -55,6 +56,7 @@ const TEXTS: Record<NotificationType, (p: NotificationPayload, patient: string) 
   UserDoesntConfirmReceiptOfTheRobocall: (_p, pt) => `The facility did not confirm the phone call about ${pt}.`,
   UserDoesntConfirmReceiptOfTheSms: (_p, pt) => `The facility did not confirm the SMS about ${pt}.`,
   CallbackAt: (p, pt) => `Callback due for ${pt}${p.DivisionName ? ` at ${p.DivisionName}` : ''}${when(p.CallbackAt)}.`,
+  EhrDeliveryFailed: (p, pt) => `The EHR did not take the ${ehrDeliveryLabel(String(p.DeliveryKind ?? ''))} of ${pt}${p.Reason ? `: ${p.Reason}` : ''}.`,
   Unspecified: () => UNKNOWN_NOTIFICATION_TEXT,
 };
 

@@ -14,7 +14,7 @@ export const NOTIFICATION_TYPES = [
   'RequestCompleted', 'CompletedEvaluationUpdated', 'RequestCreated', 'PatientFileUpdated', 'VitalsAdded',
   'CaseNoteAdded', 'CaseResumed', 'CaseNoteUpdated', 'VideoCallIsAboutToStart', 'GrantedAccessSpecified',
   'CaseSourceUpdated', 'CaseSourceUpdatedToOldDivision', 'PlacementOnlyRequestCreated',
-  'UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms', 'CallbackAt', 'Unspecified',
+  'UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms', 'CallbackAt', 'EhrDeliveryFailed', 'Unspecified',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -51,6 +51,8 @@ export interface NotificationPayload {
   OwnerId?: number;
   /** UserDoesntConfirmReceiptOf…: the facility alert nobody confirmed. */
   AlertId?: string;
+  /** EhrDeliveryFailed: what the EHR did not take (EvaluationDocument, CaseOutcome, Claim). */
+  DeliveryKind?: string;
   [extra: string]: unknown;
 }
 
@@ -81,6 +83,7 @@ export type NotificationPayloads = {
   UserDoesntConfirmReceiptOfTheRobocall: { AlertId: string; OwnerId?: number };
   UserDoesntConfirmReceiptOfTheSms: { AlertId: string; OwnerId?: number };
   CallbackAt: { CallbackAt: string; TaskId: number; DivisionId: number; DivisionName?: string; OwnerId?: number };
+  EhrDeliveryFailed: { DeliveryKind: string; Reason: string; RequestId?: number };
   Unspecified: Record<string, unknown>;
 };
 

@@ -11,3 +11,4 @@ export { callbackTimerWorkflow } from './callback-timer';
 export { sweepDueCallbacksWorkflow } from './callbacks-sweep';
 export { onlineMeetingWorkflow } from './online-meeting';
 export { deliverMessageWorkflow, facilityAlertWorkflow, sweepMessagingWorkflow } from './messaging';
+export { ehrDeliveryWorkflow } from './ehr';

@@ -5,6 +5,7 @@ import { useFormContext } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   ErrorCode,
+  GENDERS,
   UserType,
   caseCreateProblems,
   normalizeInput,
@@ -23,6 +24,7 @@ import { useAppData } from '../../data/query';
 import { searchFromQuery } from './searchQuery';
 import { InsuranceRows } from './InsuranceRows';
 import { PatientFields } from './PatientFields';
+import { recallEhrPatient } from './ehrPatientMemory';
 
 type Values = Record<string, any>;
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
@@ -119,7 +121,9 @@ export function CaseCreatePage() {
   }, [patientId, isItp]);
 
   const defaults = useMemo(() => {
-    const p = existing ?? {};
+    // A new patient found in the EHR on the search screen: what the EHR knows fills in too.
+    const fromEhr = existing ? null : recallEhrPatient(search?.patientEpicId);
+    const p = existing ?? (fromEhr ? { gender: (GENDERS as readonly string[]).includes(fromEhr.gender ?? '') ? fromEhr.gender : null, phone: fromEhr.phone, address: fromEhr.address } : {});
     return {
       patient: {
         firstName: p.firstName ?? search?.firstName ?? '',

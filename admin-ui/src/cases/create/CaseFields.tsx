@@ -7,6 +7,7 @@ import { useSession } from '../../auth/session';
 import { PhoneInput } from '../../common/PhoneInput';
 import { humanize } from '../../common/humanize';
 import { useAppQuery } from '../../data/query';
+import { EhrIdInputs } from './EhrIdInputs';
 
 export interface DivisionInfo {
   divisionId: number | null;
@@ -84,10 +85,12 @@ export function CaseFields({ patientId, onDivision }: { patientId: number | null
         )}
       </Stack>
       {ehr && (
-        <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
-          <TextInput source="patientEpicId" label="Patient EPIC ID or MRN *" fullWidth data-testid="case-patient-epic-id" />
-          <TextInput source="encounterIdentifier" label="Encounter ID *" fullWidth data-testid="case-encounter-id" />
-        </Stack>
+        <EhrIdInputs
+          divisionId={fixedDivision ? (context.divisionId ?? null) : divisionId}
+          required
+          paths={{ firstName: 'patient.firstName', lastName: 'patient.lastName', dateOfBirth: 'patient.dateOfBirth', gender: 'patient.gender', phone: 'patient.phone' }}
+          testIdPrefix="case"
+        />
       )}
       <Stack direction={{ xs: 'column', md: 'row' }} columnGap={2}>
         <TextInput source="attendingProvider" label="Attending provider" fullWidth data-testid="case-attending-provider" />

@@ -8,6 +8,7 @@ import { PageTitle } from '../../common/PageTitle';
 import { validatePayload } from '../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../data/codedError';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
+import { EhrIdInputs } from './EhrIdInputs';
 import { AlreadyAcceptedDialog, PatientReviewDialog, patientStep, type PatientStep } from './PatientNoticeDialogs';
 import { useAppData } from '../../data/query';
 import { searchToQuery } from './searchQuery';
@@ -89,20 +90,19 @@ export function CaseSearchPage() {
             Find the patient
           </Typography>
           <Form validate={validate} onSubmit={submit as any} mode="onSubmit" reValidateMode="onBlur" sanitizeEmptyValues={false}>
-            <Stack direction={{ xs: 'column', sm: 'row' }} columnGap={2}>
-              <TextInput
-                source="patientEpicId"
-                label={ehrRequired ? 'Patient EPIC ID or MRN *' : 'Patient EPIC ID or MRN'}
-                fullWidth
-                data-testid="search-patient-epic-id"
+            {context.organizationType === 'Facility' && context.isIntegratedWithEMR ? (
+              <EhrIdInputs
+                divisionId={context.divisionId ?? null}
+                required={ehrRequired}
+                paths={{ firstName: 'firstName', lastName: 'lastName', dateOfBirth: 'dateOfBirth' }}
+                testIdPrefix="search"
               />
-              <TextInput
-                source="encounterIdentifier"
-                label={ehrRequired ? 'Encounter ID *' : 'Encounter ID'}
-                fullWidth
-                data-testid="search-encounter-id"
-              />
-            </Stack>
+            ) : (
+              <Stack direction={{ xs: 'column', sm: 'row' }} columnGap={2}>
+                <TextInput source="patientEpicId" label="Patient EPIC ID or MRN" fullWidth data-testid="search-patient-epic-id" />
+                <TextInput source="encounterIdentifier" label="Encounter ID" fullWidth data-testid="search-encounter-id" />
+              </Stack>
+            )}
             <Stack direction={{ xs: 'column', sm: 'row' }} columnGap={2}>
               <TextInput source="firstName" label="First name *" fullWidth data-testid="search-first-name" />
               <TextInput source="lastName" label="Last name *" fullWidth data-testid="search-last-name" />

@@ -1,4 +1,4 @@
-import type { AuditLogEntryDetail, SmsNotificationsStartInput, SmsState, UserLookup } from '@crisis/forms';
+import type { AuditLogEntryDetail, EhrPlanResult, SmsNotificationsStartInput, SmsState, UserLookup } from '@crisis/forms';
 import { downloadCsv } from '../download';
 import { http, tz } from './http';
 
@@ -6,6 +6,8 @@ const AUDIT = '/api/audit-log';
 
 /** The audit log's lookups and CSV export, and the user's SMS receiving (spec 03 §7). */
 export const adminMethods = {
+  /** The EHR's insurance plans by plan name, for a payer's plan package id (spec 03 §3 Payer). */
+  ehrPlanSearch: (planName: string) => http.get<EhrPlanResult[]>(`/api/payers/ehr-search?${new URLSearchParams({ planName })}`),
   auditMainActions: () => http.get<string[]>(`${AUDIT}/main-actions`),
   auditEntry: (id: string | number) => http.get<AuditLogEntryDetail>(`${AUDIT}/audit-log-value/${encodeURIComponent(String(id))}`),
   /** GET /api/user/lookups by name or e-mail (3+ characters) or by ids. */

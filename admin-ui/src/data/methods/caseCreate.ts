@@ -1,4 +1,4 @@
-import type { PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
+import type { EhrPatientLookup, PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
 import { http } from './http';
 
 export const qs = (o: Record<string, string | number | null | undefined>) =>
@@ -14,5 +14,13 @@ export const caseCreateMethods = {
   newCaseProviders: (divisionId: number, dateOfBirth: string | null) => http.get<ProviderOption[]>(`/api/cases/providers?${qs({ divisionId, dateOfBirth })}`),
   casePayers: () => http.get<Array<{ id: number; name: string }>>('/api/cases/payers'),
   patientForCase: (id: number) => http.get<Record<string, any>>(`/api/patients/${id}`),
+  /** The EHR's patient for an id typed at creation (spec 01 §7 search-patient-in-ehr). */
+  ehrPatient: (divisionId: number, patientId: string) =>
+    http.get<EhrPatientLookup>(`/api/cases/search-patient-in-ehr?${qs({ divisionId, patientId, needInsurances: 'false' })}`),
+  /** Checks that an encounter belongs to the patient (spec 01 §7 validate-patientencounter-identifierid). */
+  ehrEncounter: (divisionId: number, patientId: string, encounterId: string) =>
+    http.get<{ valid: true }>(
+      `/api/cases/validate-patientencounter-identifierid/${divisionId}/${encodeURIComponent(patientId)}/${encodeURIComponent(encounterId)}`,
+    ),
   createCase: (payload: unknown) => http.post<{ id: number; requestId: number; status: string }>('/api/cases', payload),
 };

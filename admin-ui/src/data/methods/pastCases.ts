@@ -15,4 +15,7 @@ export const pastCaseMethods = {
   /** Downloads an export of the search the page shows; its days read in the browser's zone. */
   downloadPastCases: (kind: PastCaseExport, filter: PastCaseFilter) =>
     downloadCsv(`/api/cases/past/${CSV_PATHS[kind]}?${new URLSearchParams({ filter: JSON.stringify(filter), tz: tz() })}`),
+  /** Starts the failed EHR claims of these cases again (spec 01 §7 "retry of an EHR claim"). */
+  retryEhrClaims: (referenceNumbers: string[]) =>
+    http.put<{ retried: string[]; nothingToRetry: string[]; notFound: string[] }>('/api/cases/retry', { referenceNumbers }),
 };
