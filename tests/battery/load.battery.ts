@@ -90,8 +90,8 @@ const caseBody = (lastName: string, w: World) => ({
   contactPhoneNumber: '+18135550199',
   notificationSendingMethod: 'PhoneCall',
   requestType: 'Assessment',
-  patientEpicId: 'E-2',
-  encounterIdentifier: 'E-2-ENC',
+  patientEpicId: 'E1002',
+  encounterIdentifier: 'ENC-2002',
   uninsured: true,
 });
 

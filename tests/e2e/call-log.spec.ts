@@ -42,8 +42,8 @@ async function contactingCase(name: string): Promise<number> {
       notificationSendingMethod: 'PhoneCall',
       requestType: 'Assessment',
       evaluationProviderId: providerId,
-      patientEpicId: `E-${name}`,
-      encounterIdentifier: `E-${name}-ENC`,
+      patientEpicId: 'E1002', // known to the local EHR (tests/support/cases.ts)
+      encounterIdentifier: 'ENC-2002',
       uninsured: true,
     },
   });

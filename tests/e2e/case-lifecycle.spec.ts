@@ -190,8 +190,8 @@ test('the facility user and the provider get their own layouts; unknown cases sh
       contactPhoneNumber: '+18135550102',
       notificationSendingMethod: 'SMS',
       requestType: 'Assessment',
-      patientEpicId: 'E-F1',
-      encounterIdentifier: 'E-F1-ENC',
+      patientEpicId: 'E1002',
+      encounterIdentifier: 'ENC-2002',
       uninsured: true,
     },
   });

@@ -80,8 +80,8 @@ describe('case exports', () => {
         contactPhoneNumber: '+18135550123',
         notificationSendingMethod: 'PhoneCall',
         requestType: 'Assessment',
-        patientEpicId: 'EXP-1',
-        encounterIdentifier: 'EXP-1-ENC',
+        patientEpicId: 'E1002',
+        encounterIdentifier: 'ENC-2002',
         uninsured: true,
       },
     });

@@ -40,8 +40,8 @@ describe('case patient, insurances and source details', () => {
         contactPhoneNumber: '+18135550199',
         notificationSendingMethod: 'PhoneCall',
         requestType: 'Assessment',
-        patientEpicId: 'E-PI',
-        encounterIdentifier: 'E-PI-ENC',
+        patientEpicId: 'E1002',
+        encounterIdentifier: 'ENC-2002',
         insurances: opts.insurances ?? [],
       },
     });

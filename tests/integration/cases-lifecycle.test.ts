@@ -42,8 +42,8 @@ describe('case lifecycle', () => {
         contactPhoneNumber: '+18135550199',
         notificationSendingMethod: 'PhoneCall',
         requestType: opts.requestType ?? 'Assessment',
-        patientEpicId: 'E-1',
-        encounterIdentifier: 'E-1-ENC',
+        patientEpicId: 'E1002',
+        encounterIdentifier: 'ENC-2002',
         uninsured: true,
       },
     });
@@ -84,7 +84,7 @@ describe('case lifecycle', () => {
         expect.objectContaining({ field: 'encounterIdentifier', message: 'Patient Encounter ID is required' }),
       ]),
     );
-    const res = await api('POST', '/api/cases', { token: facility, body: { ...body, patientEpicId: 'EPIC-9', encounterIdentifier: 'ENC-9' } });
+    const res = await api('POST', '/api/cases', { token: facility, body: { ...body, patientEpicId: 'E1002', encounterIdentifier: 'ENC-2002' } });
     expect(res.status).toBe(201);
     const c = await api('GET', `/api/cases/${res.body.id}`, { token: facility });
     expect(c.status).toBe(200);
@@ -100,7 +100,7 @@ describe('case lifecycle', () => {
     const p = patient();
     const first = await api('POST', '/api/cases', {
       token: itp,
-      body: { patient: p, sourceFacilityId: tampa.facilityId, sourceDivisionId: tampa.floorId, contactPhoneNumber: '+18135550199', notificationSendingMethod: 'PhoneCall', requestType: 'Assessment', evaluationProviderId: providerId, uninsured: true, patientEpicId: 'E-2', encounterIdentifier: 'E-2-ENC' },
+      body: { patient: p, sourceFacilityId: tampa.facilityId, sourceDivisionId: tampa.floorId, contactPhoneNumber: '+18135550199', notificationSendingMethod: 'PhoneCall', requestType: 'Assessment', evaluationProviderId: providerId, uninsured: true, patientEpicId: 'E1002', encounterIdentifier: 'ENC-2002' },
     });
     expect(first.body).toMatchObject({ id: expect.any(Number) });
     const found = await api('GET', `/api/cases/search-patient?firstName=${p.firstName.toLowerCase()}&lastName=lifecycle&dateOfBirth=1990-05-17`, { token: itp });
@@ -109,7 +109,7 @@ describe('case lifecycle', () => {
     expect(match).toMatchObject({ activeCase: true, firstName: p.firstName });
     const again = await api('POST', '/api/cases', {
       token: itp,
-      body: { patientId: match.id, sourceFacilityId: tampa.facilityId, sourceDivisionId: tampa.floorId, contactPhoneNumber: '+18135550199', notificationSendingMethod: 'PhoneCall', requestType: 'Assessment', evaluationProviderId: providerId, patientEpicId: 'E-2', encounterIdentifier: 'E-2-ENC' },
+      body: { patientId: match.id, sourceFacilityId: tampa.facilityId, sourceDivisionId: tampa.floorId, contactPhoneNumber: '+18135550199', notificationSendingMethod: 'PhoneCall', requestType: 'Assessment', evaluationProviderId: providerId, patientEpicId: 'E1002', encounterIdentifier: 'ENC-2002' },
     });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'INV.PATIENT.HAS.ACTIVE.CASE', payload: { caseId: first.body.id } });

@@ -20,7 +20,7 @@ export interface NewCaseOptions {
 /** A short run of letters for unique, name-valid patient names. */
 export const uniqueLetters = () => Date.now().toString(36).replace(/[^a-z]/g, '').slice(-6) + Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 3);
 
-/** A valid POST /api/cases body (an adult patient in Tampa, uninsured, EHR ids set); `patient` may be replaced by a `patientId` in `body`. */
+/** A valid POST /api/cases body (an adult patient in Tampa, uninsured, EHR ids the local EHR knows); `patient` may be replaced by a `patientId` in `body`. */
 export function caseBody(o: Omit<NewCaseOptions, 'token'>): Record<string, unknown> {
   const body: Record<string, unknown> = {
     patient: {
@@ -37,8 +37,10 @@ export function caseBody(o: Omit<NewCaseOptions, 'token'>): Record<string, unkno
     contactPhoneNumber: '+18135550199',
     notificationSendingMethod: 'PhoneCall',
     requestType: 'Assessment',
-    patientEpicId: 'E-1',
-    encounterIdentifier: 'E-1-ENC',
+    // Casey Morgan's ids in the local EHR (api/src/ehr/fhir-local): an evaluation completed at
+    // Tampa's EHR-integrated divisions is uploaded there, and must find its patient and encounter.
+    patientEpicId: 'E1002',
+    encounterIdentifier: 'ENC-2002',
     uninsured: true,
     ...o.body,
   };
