@@ -1,6 +1,8 @@
 import path from 'path';
 import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { Client } from 'pg';
+import { readSignInCode } from '../support/oidc-client';
+import { DEMO_PASSWORD, signIn, watchAccessToken } from './support';
 
 /** Users administration (spec 03 §2 /users, /users/invite): the ITP admin invites a user and finds it in the list. */
 test('the ITP admin invites a user through /users/invite and sees it in the list', async ({ page }) => {
@@ -132,3 +134,51 @@ test("the ITP admin narrows the users list to one facility, then to one of its d
   await expect(table).toContainText('Emma Lopez');
   await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'users-affiliation-filters.png') });
 });
+
+/**
+ * MFA method (spec 03 §2 "MFA methods: Email, Sms"; §3 User mfaMethod): a user who signs in with a
+ * code chooses on /me whether the codes come by e-mail or SMS; the Reset-MFA dialog names her choice.
+ */
+test('a user with MFA chooses SMS for her sign-in codes on /me', async ({ page }) => {
+  const email = 'admin@savannahcoastal.example.org';
+  const mark = await lastOutboxId();
+  watchAccessToken(page);
+  await page.goto('/me');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Enter the code we sent to your e-mail')).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel('Code').fill(await readSignInCode(email, mark));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname === '/me', { timeout: 30_000 });
+
+  const method = page.getByTestId('profile-input-mfaMethod');
+  await expect(method).toHaveText('Email', { timeout: 20_000 });
+  await method.click();
+  await page.getByTestId('profile-mfa-option-Sms').click();
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByText('Profile updated')).toBeVisible();
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'profile-mfa-method.png') });
+  await page.getByTestId('nav-profile-menu').click();
+  await page.getByTestId('profile-entry-reset-mfa').click();
+  await expect(page.getByTestId('reset-mfa-text')).toContainText('SMS');
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('profile-input-mfaMethod')).toHaveText('SMS', { timeout: 20_000 });
+
+  // Back to e-mail: the next sign-in of this demo user is e-mailed again.
+  await page.getByTestId('profile-input-mfaMethod').click();
+  await page.getByTestId('profile-mfa-option-Email').click();
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByText('Profile updated')).toBeVisible();
+});
+
+async function lastOutboxId(): Promise<number> {
+  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return Number((await db.query('SELECT coalesce(max(id), 0) AS id FROM outbox_messages')).rows[0].id);
+  } finally {
+    await db.end();
+  }
+}
