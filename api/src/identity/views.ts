@@ -146,7 +146,7 @@ export function codePage({ uid, destination, hint, error, info, other }: CodePag
       ? `
   <form method="post" action="${escapeHtml(`${base}/resend`)}" class="secondary" data-testid="mfa-switch">
     <input type="hidden" name="method" value="${other}">
-    <span>Sign-in codes go to your ${destination} from now on.</span><button type="submit" class="link">${other === 'sms' ? 'Send it by SMS instead' : 'Send it by e-mail instead'}</button>
+    <span>${other === 'sms' ? 'Prefer your phone?' : 'Prefer e-mail?'} Later codes come the way you choose.</span><button type="submit" class="link">${other === 'sms' ? 'Send it by SMS instead' : 'Send it by e-mail instead'}</button>
   </form>`
       : ''
   }`,
