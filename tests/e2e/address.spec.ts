@@ -1,3 +1,4 @@
+import path from 'path';
 import { expect, test } from '@playwright/test';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
@@ -58,4 +59,36 @@ test('the patient edit dialog of a case fills city, state and county from the zi
   await expect(dialog.getByTestId('pe-county').locator('input')).toHaveValue('Duval County');
   await dialog.getByTestId('pe-save').click();
   await expect(page.getByTestId('patient-address')).toContainText('Jacksonville', { timeout: 15_000 });
+});
+
+/** Spec 03 §5 SSN: auto-formatted 3-2-4 while typed; 'The SSN must consist of 9 digits', 'Please enter Valid SSN number'. */
+test('the patient edit dialog formats the SSN as it is typed and names what is wrong with it', async ({ page }) => {
+  const run = Date.now().toString(36).replace(/\d/g, '').slice(-6) || 'x';
+  const facility = await signInApi({ email: 'er@tampageneral.example.org', password: DEMO_PASSWORD });
+  const created = await createCase({
+    token: facility.accessToken,
+    patient: { firstName: `Ssn${run}`, lastName: 'Format', dateOfBirth: '1970-05-06', gender: 'Male', address: { streetLine: '7 Bay St', city: 'Tampa', state: 'FL', county: 'Hillsborough County', zipCode: '33606' } },
+  });
+
+  await signIn(page, 'er@tampageneral.example.org', `/cases/${created.id}`);
+  await page.getByTestId('patient-edit-button').click();
+  const dialog = page.getByTestId('patient-edit-dialog');
+  await expect(dialog.getByTestId('pe-ssn')).toHaveCount(0);
+  await dialog.getByLabel('Veteran').check();
+  const ssn = dialog.getByTestId('pe-ssn').locator('input');
+  await ssn.pressSequentially('12345');
+  await expect(ssn).toHaveValue('123-45');
+  await dialog.getByTestId('pe-save').click();
+  await expect(dialog.getByText('The SSN must consist of 9 digits')).toBeVisible();
+  await ssn.fill('');
+  await ssn.pressSequentially('000123456');
+  await expect(ssn).toHaveValue('000-12-3456');
+  await dialog.getByTestId('pe-save').click();
+  await expect(dialog.getByText('Please enter Valid SSN number')).toBeVisible();
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'patient-edit-ssn.png') });
+  await ssn.fill('');
+  await ssn.pressSequentially('123-45-6789x');
+  await expect(ssn).toHaveValue('123-45-6789');
+  await dialog.getByTestId('pe-save').click();
+  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
 });

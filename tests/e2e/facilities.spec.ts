@@ -1,3 +1,4 @@
+import path from 'path';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support';
 
@@ -82,4 +83,23 @@ test('the ITP admin creates a facility and a division; duplicates are refused on
   await page.goto('/facilities');
   await page.getByPlaceholder('Search by name').fill(name);
   await expect(page.getByTestId('facility-link')).toHaveText([name], { timeout: 20_000 });
+});
+
+/** Spec 03 §2 facility list: "cities (autocomplete)" (2+ characters, §5); picking one filters the list. */
+test("the facility list's cities filter suggests cities as they are typed", async ({ page }) => {
+  await signIn(page, 'admin@itp.example.org', '/facilities');
+  await expect(page.getByTestId('facility-total')).toBeVisible({ timeout: 20_000 });
+  const cities = page.getByTestId('facility-filter-cities');
+  await cities.fill('S');
+  await expect(page.getByTestId('facility-filter-cities-option')).toHaveCount(0);
+  await cities.fill('Savan');
+  await expect(page.getByRole('option', { name: 'Savannah', exact: true })).toBeVisible();
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'facility-cities-suggestions.png') });
+  await page.getByRole('option', { name: 'Savannah', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Savannah', exact: true })).toBeVisible();
+  // Only facilities in Savannah remain.
+  const rows = page.getByTestId('facility-table').locator('tbody tr');
+  await expect(rows.filter({ hasNotText: 'Savannah' })).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('facility-link')).toContainText(['Savannah Coastal Medical Center']);
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'facility-cities-filter.png') });
 });

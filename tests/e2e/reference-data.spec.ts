@@ -112,8 +112,11 @@ test('the ITP admin creates a group with the states → counties → facilities 
   // Facilities are offered only once states are chosen, and only those of the chosen states.
   await expect(combo(/^Facilities/)).toBeDisabled();
   await pick(/^States/, 'Florida', 'FL – Florida');
-  await dialog.getByTestId('group-counties').fill('Hillsborough County');
-  await dialog.getByTestId('group-counties').press('Enter');
+  // Counties autocomplete (2+ letters) within the chosen states.
+  await dialog.getByTestId('group-counties').fill('Hillsb');
+  await page.getByRole('option', { name: 'Hillsborough County' }).click();
+  await expect(dialog.getByRole('button', { name: 'Hillsborough County' })).toBeVisible();
+  await closeList();
   await pick(/^Facilities/, 'Tampa', /Tampa Bay General Hospital/);
   await combo(/^Facilities/).fill('Atlanta');
   await expect(page.getByRole('option', { name: /Atlanta Peachtree/ })).toHaveCount(0);

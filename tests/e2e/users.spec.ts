@@ -1,6 +1,8 @@
 import path from 'path';
 import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { Client } from 'pg';
+import { readSignInCode } from '../support/oidc-client';
+import { DEMO_PASSWORD, signIn, watchAccessToken } from './support';
 
 /** Users administration (spec 03 §2 /users, /users/invite): the ITP admin invites a user and finds it in the list. */
 test('the ITP admin invites a user through /users/invite and sees it in the list', async ({ page }) => {
@@ -132,3 +134,80 @@ test("the ITP admin narrows the users list to one facility, then to one of its d
   await expect(table).toContainText('Emma Lopez');
   await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'users-affiliation-filters.png') });
 });
+
+/**
+ * MFA method (spec 03 §2 "MFA methods: Email, Sms"; §3 User mfaMethod): after "Reset MFA" the user
+ * chooses at her next sign-in how codes reach her (the code page offers SMS instead of e-mail); on
+ * /me she changes it later; the Reset-MFA dialog names her choice.
+ */
+test('a user with MFA chooses SMS at her next sign-in after Reset MFA, and e-mail again on /me', async ({ page }) => {
+  const email = 'admin@savannahcoastal.example.org';
+  const signInWithCode = async (choose?: 'sms') => {
+    const mark = await lastOutboxId();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Enter the code we sent to your e-mail')).toBeVisible({ timeout: 20_000 });
+    if (choose) {
+      await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'mfa-code-choice.png') });
+      await page.getByRole('button', { name: 'Send it by SMS instead' }).click();
+      await expect(page.getByText('Enter the code we sent to your phone')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Send it by e-mail instead' })).toBeVisible();
+    } else {
+      await expect(page.getByRole('button', { name: /instead/ })).toHaveCount(0);
+    }
+    await page.getByLabel('Code').fill(await readSignInCode(email, mark));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByTestId('nav-dashboard')).toBeVisible({ timeout: 30_000 });
+  };
+
+  watchAccessToken(page);
+  await page.goto('/me');
+  await signInWithCode();
+  await page.goto('/me');
+  await expect(page.getByTestId('profile-input-mfaMethod')).toHaveText('Email', { timeout: 20_000 });
+
+  // Reset MFA: the method is gone until the next sign-in.
+  await page.getByTestId('nav-profile-menu').click();
+  await page.getByTestId('profile-entry-reset-mfa').click();
+  await expect(page.getByTestId('reset-mfa-text')).toContainText('by Email');
+  await page.getByTestId('reset-mfa-confirm').click();
+  await expect(page.getByText('MFA has been reset')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('profile-mfa')).toHaveText('Off', { timeout: 20_000 });
+  await page.getByTestId('nav-profile-menu').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 30_000 });
+
+  // The next sign-in: she takes the code by SMS, which becomes her method.
+  await signInWithCode('sms');
+  await page.goto('/me');
+  const method = page.getByTestId('profile-input-mfaMethod');
+  await expect(method).toHaveText('SMS', { timeout: 20_000 });
+  await page.getByTestId('nav-profile-menu').click();
+  await page.getByTestId('profile-entry-reset-mfa').click();
+  await expect(page.getByTestId('reset-mfa-text')).toContainText('by SMS');
+  await page.keyboard.press('Escape');
+
+  // On /me she goes back to e-mail.
+  await method.click();
+  await page.getByTestId('profile-mfa-option-Email').click();
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByText('Profile updated')).toBeVisible();
+  await page.screenshot({ path: path.resolve(__dirname, '..', '..', '.data', 'test', 'e2e-results', 'profile-mfa-method.png') });
+  await page.reload();
+  await expect(page.getByTestId('profile-input-mfaMethod')).toHaveText('Email', { timeout: 20_000 });
+  await page.getByTestId('nav-profile-menu').click();
+  await page.getByTestId('profile-entry-reset-mfa').click();
+  await expect(page.getByTestId('reset-mfa-text')).toContainText('by Email');
+});
+
+async function lastOutboxId(): Promise<number> {
+  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return Number((await db.query('SELECT coalesce(max(id), 0) AS id FROM outbox_messages')).rows[0].id);
+  } finally {
+    await db.end();
+  }
+}

@@ -188,6 +188,28 @@ describe('facility detail tabs', () => {
       expect(bad.status).toBe(400);
     });
 
+    it("serves a division's look-ups (spec 03 §7): its credentialed providers by name, its request types in order", async () => {
+      const lookups = (divisionId: number, what: string, token = admin) =>
+        api('GET', `/api/facilities/${facilityId}/divisions/${divisionId}/${what}/lookups`, { token });
+      const a = await lookups(sourceA, 'credentialed-providers');
+      expect([a.status, a.body]).toEqual([200, [{ id: providerId, fullName: `Qa1 ${PREFIX} Provider`, providerType: 'MD' }]]);
+      expect((await lookups(sourceB, 'credentialed-providers')).body.map((p: { id: number }) => p.id)).toEqual([provider2Id]);
+      expect((await lookups(referringDiv, 'credentialed-providers')).body).toEqual([]);
+
+      const several = await createDivision(facilityId, source('ER types', { isActive: false, requestTypes: ['FileReview', 'PhoneConsultation', 'Assessment'] }));
+      const types = await lookups(several, 'request-types');
+      expect([types.status, types.body]).toEqual([200, ['PhoneConsultation', 'Assessment', 'FileReview']]);
+      expect((await lookups(referringDiv, 'request-types')).body).toEqual([]);
+
+      // A division of another facility is not found here; another facility's admin may not look.
+      for (const what of ['credentialed-providers', 'request-types']) {
+        const foreign = await lookups(foreignSource, what);
+        expect([what, foreign.status, foreign.error?.code]).toEqual([what, 404, ErrorCode.NotFound]);
+        const notHers = await lookups(sourceA, what, facilityAdmin);
+        expect([what, notHers.status, notHers.error?.code]).toEqual([what, 403, ErrorCode.Forbidden]);
+      }
+    });
+
     it('updates divisions and flags; the provider of the row cannot change', async () => {
       let res = await audited('PUT', `${path()}/${providerId}`, { token: admin, body: body({ divisionsIds: [sourceA, sourceB], addToNewDivisions: true, acceptedPatients: { allAges: true } }) });
       expect(res.status).toBe(200);

@@ -339,6 +339,56 @@ describe('identity server', () => {
       expect(rows).toEqual([{ channel: 'sms', recipient: '+12065550123' }]);
     });
 
+    it('the user chooses her MFA method: SMS at her first code, e-mail later on /me; a bad method is a coded 400', async () => {
+      const chooser = await createUser('mfa-choose', mfaFacility, { phone: '+12065550177' });
+      // No method yet: the code goes by e-mail and the page offers SMS instead.
+      const first = await toCodePage(chooser);
+      expect(first.codePage.html).toContain('Enter the code we sent to your e-mail');
+      expect(first.codePage.html).toContain('Send it by SMS instead');
+      const bySms = await first.browser.submit(first.codePage, { method: 'sms' });
+      expect(bySms.html).toContain('Enter the code we sent to your phone');
+      expect(bySms.html).toContain('Send it by e-mail instead');
+      const { rows: sms } = await db.query(
+        `SELECT channel, recipient, body FROM outbox_messages WHERE purpose = 'mfa-code' AND id > $1 AND user_id = $2 ORDER BY id`,
+        [first.mark, chooser.id],
+      );
+      expect(sms.map((r) => r.channel)).toEqual(['email', 'sms']);
+      expect(sms[1].recipient).toBe('+12065550177');
+      const texted = /(\d{6})/.exec(sms[1].body)![1];
+      const done = await first.browser.submit(bySms, { code: texted }, (f) => 'code' in f.fields);
+      const tokens = await exchangeCode(codeFromCallback(done, first.pkce), first.pkce);
+      expect((await userRow(chooser.id)).mfa_method).toBe('Sms');
+      expect((await (await context(tokens.accessToken)).json()).mfaMethod).toBe('Sms');
+
+      // Chosen: the next sign-in sends by SMS at once and offers no switch.
+      const second = await toCodePage(chooser);
+      expect(second.codePage.html).toContain('Enter the code we sent to your phone');
+      expect(second.codePage.html).not.toContain('instead');
+
+      // On her profile she switches to e-mail; the sign-in after that e-mails the code.
+      const profile = (body: Record<string, unknown>) =>
+        fetch(`${API_URL}/api/user/profile/${chooser.id}`, {
+          method: 'PUT',
+          headers: { ...bearer(tokens.accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify({ firstName: 'Test', lastName: 'mfa-choose', phone: '+12065550177', ...body }),
+        });
+      const bad = await profile({ mfaMethod: 'Fax' });
+      expect(bad.status).toBe(400);
+      const refused = await bad.json();
+      expect(refused.code).toMatch(/^INV/);
+      expect(JSON.stringify(refused)).toContain('mfaMethod');
+      expect((await userRow(chooser.id)).mfa_method).toBe('Sms');
+      const saved = await profile({ mfaMethod: 'Email' });
+      expect(saved.status).toBe(200);
+      expect((await saved.json()).mfaMethod).toBe('Email');
+      // Leaving it out (or null) keeps it: clearing is "Reset MFA".
+      expect((await profile({ mfaMethod: null })).status).toBe(200);
+      expect((await userRow(chooser.id)).mfa_method).toBe('Email');
+      const third = await toCodePage(chooser);
+      expect(third.codePage.html).toContain('Enter the code we sent to your e-mail');
+      expect(third.codePage.html).not.toContain('instead');
+    });
+
     it('does not accept a code in another browser (the code belongs to its sign-in)', async () => {
       const { codePage, mark } = await toCodePage(user);
       const code = await readSignInCode(user.email, mark);

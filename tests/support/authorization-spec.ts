@@ -67,7 +67,11 @@ export const SPEC: Row[] = [
   // ---- facilities (03 §6 "/facilities, /facilities/{id} … : ITP admin"; "/facility/settings: facility admin"; SSO tab; MFA)
   row(/^PUT \/api\/facilities\/\{id\}\/settings\/mfa$/, 'YNNYNN', '03 §6 facility admin: limited general tab (MFA)'),
   row(/^(GET|PUT) \/api\/facilities\/\{id\}\/external-login-provider-settings$/, 'YNNYNN', '03 §6 facility admin: SSO tab'),
-  row(/^GET \/api\/facilities\/\{id\}(\/divisions(\/lookups|\/\{divisionId\})?)?$/, 'Y??Y??', '03 §6 /facility/settings (own facility), invite form divisions'),
+  row(
+    /^GET \/api\/facilities\/\{id\}(\/divisions(\/lookups|\/\{divisionId\}(\/(credentialed-providers|request-types)\/lookups)?)?)?$/,
+    'Y??Y??',
+    '03 §6 /facility/settings (own facility), invite form divisions; 03 §7 a division\'s look-ups',
+  ),
   row(/^(GET|POST|PUT|DELETE) \/api\/facilities(\/|$)/, 'YNNNNN', '03 §6 /facilities: ITP admin'),
   row(/^(GET|POST|PUT|DELETE) \/api\/evaluation-forms(\/lookups|\/\{id\}(\/facilities|\/clone)?)?$/, 'YNNNNN', '02 §6 evaluation forms pages: ITP admin only; 03 §6 facility evaluation-forms tab: ITP admin'),
   row(/^GET \/api\/group-organizations\/lookups$/, 'Y?????', 'group lookups on the user form'),

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Autocomplete, Box, TextField } from '@mui/material';
 import { InputHelperText, SelectInput, TextInput, useInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -13,7 +13,7 @@ import {
   type ZipInfo,
 } from '@crisis/forms';
 import { api } from '../data/httpClient';
-import { useDebounced } from './useDebounced';
+import { useSuggestions } from './useSuggestions';
 import { ZipInput } from './ZipInput';
 
 const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.name} (${s.code})` }));
@@ -45,29 +45,6 @@ const DEFAULT_LABELS: Record<Field, string> = {
   county: 'County',
   zip: 'Zip *',
 };
-
-/** Fetches suggestions for a debounced text once it has `min` characters; stale answers are dropped. */
-function useSuggestions<T>(text: string, min: number, url: (q: string) => string, enabled: boolean): { options: T[]; loading: boolean } {
-  const q = useDebounced(text.trim(), 300);
-  const target = enabled && q.length >= min ? url(q) : null;
-  const [state, setState] = useState<{ options: T[]; loading: boolean }>({ options: [], loading: false });
-  useEffect(() => {
-    if (!target) {
-      setState({ options: [], loading: false });
-      return;
-    }
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    api
-      .get<T[]>(target)
-      .then((rows) => live && setState({ options: rows ?? [], loading: false }))
-      .catch(() => live && setState({ options: [], loading: false }));
-    return () => {
-      live = false;
-    };
-  }, [target]);
-  return state;
-}
 
 const testIdProps = (id: string | undefined, on: 'input' | 'root') =>
   !id ? {} : on === 'input' ? { slotProps: { htmlInput: { 'data-testid': id } } } : { 'data-testid': id };

@@ -1,6 +1,6 @@
 import { AutocompleteArrayInput, BooleanInput, SearchInput, SelectInput } from 'react-admin';
 import { NO_DIVISION_SPECIFIED, US_STATES } from '@crisis/forms';
-import { FreeTextChipsInput } from '../common/FreeTextChipsInput';
+import { CityChipsInput } from '../common/PlaceChipsInputs';
 import { inputTestId } from '../common/testId';
 
 const STATE_CHOICES = US_STATES.map((s) => ({ id: s.code, name: `${s.code} – ${s.name}` }));
@@ -23,7 +23,7 @@ export const facilityFilters = [
     sx={{ minWidth: 220 }}
     data-testid="facility-filter-states"
   />,
-  <FreeTextChipsInput key="cities" source="cities" label="Cities" alwaysOn testId="facility-filter-cities" />,
+  <CityChipsInput key="cities" source="cities" label="Cities" alwaysOn testId="facility-filter-cities" />,
   <SelectInput
     key="divisionType"
     source="divisionType"

@@ -5,7 +5,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { US_STATES, type GroupOrganizationRecord } from '@crisis/forms';
 import { RecordDialog } from '../billing-codes/RecordDialog';
 import { CheckboxInput } from '../common/CheckboxInput';
-import { FreeTextChipsInput } from '../common/FreeTextChipsInput';
+import { CountyChipsInput } from '../common/PlaceChipsInputs';
 import { schemaValidator } from '../common/schemaValidation';
 import { inputTestId } from '../common/testId';
 import { api } from '../data/httpClient';
@@ -95,9 +95,9 @@ function GroupFields() {
         data-testid="group-states"
       />
       <Box>
-        <FreeTextChipsInput source="counties" label="Counties" testId="group-counties" />
+        <CountyChipsInput source="counties" label="Counties" testId="group-counties" />
         <Typography variant="caption" color="text.secondary">
-          {noStates ? 'Choose the states first.' : 'County names in the chosen states: type a name and press Enter.'}
+          {noStates ? 'Choose the states first.' : 'Counties of the chosen states: type 2 letters and pick one.'}
         </Typography>
       </Box>
       {facilityLists.map(([source, label, offered]) => (

@@ -4,7 +4,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { AutocompleteArrayInput, Datagrid, FunctionField, List, SearchInput, SelectArrayInput, TopToolbar } from 'react-admin';
 import { GENDERS, US_STATES, type PatientDirectoryRow } from '@crisis/forms';
 import { useSession } from '../auth/session';
-import { FreeTextChipsInput } from '../common/FreeTextChipsInput';
+import { CityChipsInput } from '../common/PlaceChipsInputs';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
 import { FoundTotal } from '../common/ReferenceList';
@@ -22,7 +22,7 @@ const GENDER_CHOICES = GENDERS.map((g) => ({ id: g, name: genderText(g) }));
 /** The directory's filters (spec 02 §2, §5): name, cities, states, age ranges, genders. */
 const patientFilters = [
   <SearchInput key="name" source="name" alwaysOn placeholder="Search by name" {...inputTestId('patient-filter-name')} />,
-  <FreeTextChipsInput key="cities" source="cities" label="Cities" alwaysOn testId="patient-filter-cities" />,
+  <CityChipsInput key="cities" source="cities" label="Cities" alwaysOn testId="patient-filter-cities" />,
   <AutocompleteArrayInput key="states" source="states" label="States" choices={STATE_CHOICES} alwaysOn sx={{ minWidth: 200 }} data-testid="patient-filter-states" />,
   <SelectArrayInput key="ageRanges" source="ageRanges" label="Age ranges" choices={AGE_RANGE_CHOICES} alwaysOn sx={{ minWidth: 180 }} data-testid="patient-filter-ageRanges" />,
   <SelectArrayInput key="genders" source="genders" label="Genders" choices={GENDER_CHOICES} alwaysOn sx={{ minWidth: 180 }} data-testid="patient-filter-genders" />,

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, MenuItem, TextField, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { AVATAR_SIZE, UPLOAD_MAX_BYTES, USER_TYPE_LABELS, enumLabel, type FieldError } from '@crisis/forms';
-import { useSession } from '../auth/session';
+import { AVATAR_SIZE, MFA_METHODS, UPLOAD_MAX_BYTES, USER_TYPE_LABELS, type FieldError } from '@crisis/forms';
+import { useReloadSession, useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { validatePayload } from '../common/schemaValidation';
 import { usersApi } from '../users/usersDataProvider';
@@ -27,12 +27,16 @@ function ReadOnlyRow({ label, value, testId }: { label: string; value: string | 
   );
 }
 
+/** The methods as the Reset-MFA dialog names them (spec 03 §2: SMS or Email). */
+const MFA_LABEL: Record<(typeof MFA_METHODS)[number], string> = { Sms: 'SMS', Email: 'Email' };
+
 /** /me (optional id): own profile; names, phone and job title are editable, the affiliation is read-only. */
 export function MyProfilePage() {
   const { context: c } = useSession();
   const { id } = useParams();
   const userId = id ? Number(id) : c.id;
   const notify = useNotify();
+  const reloadSession = useReloadSession();
   const [values, setValues] = useState<Record<string, any> | null>(null);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [failed, setFailed] = useState<string | null>(null);
@@ -44,7 +48,7 @@ export function MyProfilePage() {
   if (failed) return <Alert severity="error">{failed}</Alert>;
   if (!values) return null;
   const errorOf = (f: string) => errors.find((e) => e.field === f)?.message;
-  const payload = () => ({ firstName: values.firstName, lastName: values.lastName, phone: values.phone, jobTitle: values.jobTitle });
+  const payload = () => ({ firstName: values.firstName, lastName: values.lastName, phone: values.phone, jobTitle: values.jobTitle, mfaMethod: values.mfaMethod ?? null });
   const save = async () => {
     const found = validatePayload('profile', payload());
     setErrors(found);
@@ -52,6 +56,8 @@ export function MyProfilePage() {
     try {
       setValues(await usersApi.updateProfile(userId, payload()));
       notify('Profile updated', { type: 'success' });
+      // The menus read the session's copy (the Reset-MFA dialog names the method).
+      if (userId === c.id) void reloadSession();
     } catch (e: any) {
       if (e?.fields?.length) setErrors(e.fields);
       notify(e?.message ?? 'Saving failed', { type: 'error' });
@@ -107,6 +113,24 @@ export function MyProfilePage() {
               slotProps={{ htmlInput: { 'data-testid': `profile-input-${f}` } }}
             />
           ))}
+          {values.mfaMethod && (
+            // Her sign-in codes come by the method she chose (set at her first MFA sign-in; SMS goes to the phone above).
+            <TextField
+              select
+              label="MFA method"
+              value={values.mfaMethod}
+              onChange={(e) => setValues({ ...values, mfaMethod: e.target.value })}
+              error={!!errorOf('mfaMethod')}
+              helperText={errorOf('mfaMethod') ?? 'Where your sign-in codes are sent'}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'profile-input-mfaMethod' } as object } }}
+            >
+              {MFA_METHODS.map((m) => (
+                <MenuItem key={m} value={m} data-testid={`profile-mfa-option-${m}`}>
+                  {MFA_LABEL[m]}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           <Box>
             <Button variant="contained" onClick={save} data-testid="profile-save">
               Save
@@ -125,7 +149,7 @@ export function MyProfilePage() {
           {values.divisions?.length > 0 && (
             <ReadOnlyRow label="Divisions" value={values.divisions.map((d: { name: string }) => d.name).join(', ')} testId="profile-divisions" />
           )}
-          <ReadOnlyRow label="MFA method" value={values.mfaMethod ? enumLabel(values.mfaMethod) : 'Off'} testId="profile-mfa" />
+          {!values.mfaMethod && <ReadOnlyRow label="MFA method" value="Off" testId="profile-mfa" />}
         </CardContent>
       </Card>
     </Box>

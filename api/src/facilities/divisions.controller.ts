@@ -2,7 +2,16 @@ import { Body, Controller, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
-import { divisionLookupSchema, divisionRecordSchema, type AppAbility, type DivisionLookup, type DivisionRecord } from '@crisis/forms';
+import {
+  REQUEST_TYPES,
+  divisionLookupSchema,
+  divisionRecordSchema,
+  type AppAbility,
+  type CredentialedProviderLookup,
+  type DivisionLookup,
+  type DivisionRecord,
+  type RequestType,
+} from '@crisis/forms';
 import { assertCan } from '../auth/abilities.guard';
 import { CurrentAbility } from '../auth/current-user.decorator';
 import { ApiSchemaBody } from '../common/openapi';
@@ -53,6 +62,35 @@ export class DivisionsController {
   lookups(@IdParam() facilityId: number, @Query() query: Record<string, unknown>, @CurrentAbility() ability: AppAbility): Promise<DivisionLookup[]> {
     this.assertReadable(facilityId, ability);
     return this.divisions.lookups(facilityId, parseLookupFilter<DivisionListFilter>(query, 'divisionListFilter', ['id']));
+  }
+
+  @Route('GET', ':divisionId/credentialed-providers/lookups', 'read', 'Facility')
+  @ApiOkResponse({
+    description: 'The enabled providers credentialed to the division (id, fullName, providerType), sorted by name',
+    schema: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'integer' }, fullName: { type: 'string' }, providerType: { type: 'string', nullable: true } } },
+    },
+  })
+  @ApiNotFoundResponse({ description: 'NTFND: no such division in this facility' })
+  credentialedProviderLookups(
+    @IdParam() facilityId: number,
+    @IdParam('divisionId') divisionId: number,
+    @CurrentAbility() ability: AppAbility,
+  ): Promise<CredentialedProviderLookup[]> {
+    this.assertReadable(facilityId, ability);
+    return this.divisions.credentialedProviderLookups(facilityId, divisionId);
+  }
+
+  @Route('GET', ':divisionId/request-types/lookups', 'read', 'Facility')
+  @ApiOkResponse({
+    description: "The request types the division offers (a Source division's requestTypes, none for a Referring one), in the enumeration's order",
+    schema: { type: 'array', items: { type: 'string', enum: [...REQUEST_TYPES] } },
+  })
+  @ApiNotFoundResponse({ description: 'NTFND: no such division in this facility' })
+  requestTypeLookups(@IdParam() facilityId: number, @IdParam('divisionId') divisionId: number, @CurrentAbility() ability: AppAbility): Promise<RequestType[]> {
+    this.assertReadable(facilityId, ability);
+    return this.divisions.requestTypeLookups(facilityId, divisionId);
   }
 
   @FacilityRoute('POST', '', 'Division.Create')

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Op, Sequelize, UniqueConstraintError, type Order, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, Sequelize, UniqueConstraintError, type Order, type WhereOptions } from 'sequelize';
 import {
   AGE_BANDS,
   CodedError,
   DEFAULT_DIVISION_SCORE,
   ErrorCode,
   DivisionType,
+  REQUEST_TYPES,
   criteriaAllowedFor,
+  type CredentialedProviderLookup,
+  type RequestType,
   type DivisionLookup,
   type DivisionRecord,
   type ReferringType,
@@ -151,6 +154,33 @@ export class DivisionsService {
       order: ORDER.name('ASC'),
     });
     return rows.map((d) => ({ id: d.id, name: d.name, isActive: d.isActive, type: d.type }));
+  }
+
+  /**
+   * GET .../divisions/{divisionId}/credentialed-providers/lookups: the enabled providers credentialed
+   * to this division (id, fullName, providerType), sorted by name.
+   */
+  async credentialedProviderLookups(facilityId: number, divisionId: number): Promise<CredentialedProviderLookup[]> {
+    await this.find(facilityId, divisionId);
+    return (await Division.sequelize!.query(
+      `SELECT u.id, u.first_name || ' ' || u.last_name AS "fullName", u.provider_info->>'providerType' AS "providerType"
+         FROM credentialed_provider_divisions cpd
+         JOIN credentialed_providers cp ON cp.id = cpd.credentialed_provider_id AND cp.facility_id = :facilityId
+         JOIN users u ON u.id = cp.provider_id
+        WHERE cpd.division_id = :divisionId AND u.is_active AND NOT u.creating
+        ORDER BY lower(u.first_name || ' ' || u.last_name), u.id`,
+      { replacements: { facilityId, divisionId }, type: QueryTypes.SELECT },
+    )) as CredentialedProviderLookup[];
+  }
+
+  /**
+   * GET .../divisions/{divisionId}/request-types/lookups: the request types the division offers
+   * (a Source division's requestTypes; none for a Referring one), in the enumeration's order.
+   */
+  async requestTypeLookups(facilityId: number, divisionId: number): Promise<RequestType[]> {
+    const division = await this.find(facilityId, divisionId);
+    const offered = new Set(division.type === DivisionType.Source ? (division.requestTypes ?? []) : []);
+    return REQUEST_TYPES.filter((t) => offered.has(t));
   }
 
   async get(facilityId: number, divisionId: number): Promise<DivisionRecord> {

@@ -200,7 +200,7 @@ export class IdentityServer {
         const interaction = await this.details(req, res);
         const challenge = interaction.prompt.name === 'login' ? await this.signIn.pendingChallenge(interaction.uid) : null;
         if (!challenge) return redirect(res, interactionUrl(interaction.uid));
-        sendHtml(res, 200, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint }));
+        sendHtml(res, 200, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint, other: challenge.other }));
       }),
     );
 
@@ -230,7 +230,7 @@ export class IdentityServer {
           sendHtml(res, status, signInPage({ uid: interaction.uid, error: outcome.retryAfterSeconds ? outcome.message : MESSAGES.codeVoid }));
           return;
         }
-        sendHtml(res, status, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint, error: outcome.message }));
+        sendHtml(res, status, codePage({ uid: interaction.uid, destination: challenge.destination, hint: challenge.hint, other: challenge.other, error: outcome.message }));
       }),
     );
 
@@ -239,20 +239,20 @@ export class IdentityServer {
       form,
       wrap(async (req, res) => {
         const interaction = await this.details(req, res);
-        const result = interaction.prompt.name === 'login' ? await this.signIn.resendCode(interaction.uid, attemptInfo(req)) : null;
+        const result = interaction.prompt.name === 'login' ? await this.signIn.resendCode(interaction.uid, attemptInfo(req), req.body?.method) : null;
         if (result && !result.ok && result.retryAfterSeconds) {
           const status = retryAfter(res, result.retryAfterSeconds);
           const message = tooManyAttemptsMessage(result.retryAfterSeconds);
           const pending = await this.signIn.pendingChallenge(interaction.uid);
-          sendHtml(res, status, pending ? codePage({ uid: interaction.uid, destination: pending.destination, hint: pending.hint, error: message }) : signInPage({ uid: interaction.uid, error: message }));
+          sendHtml(res, status, pending ? codePage({ uid: interaction.uid, destination: pending.destination, hint: pending.hint, other: pending.other, error: message }) : signInPage({ uid: interaction.uid, error: message }));
           return;
         }
         if (!result?.ok) {
           sendHtml(res, 200, signInPage({ uid: interaction.uid, error: MESSAGES.codeVoid }));
           return;
         }
-        const { destination, hint } = result.challenge;
-        sendHtml(res, 200, codePage({ uid: interaction.uid, destination, hint, info: result.sent ? MESSAGES.codeResent : MESSAGES.codeRecentlySent }));
+        const { destination, hint, other } = result.challenge;
+        sendHtml(res, 200, codePage({ uid: interaction.uid, destination, hint, other, info: result.sent ? MESSAGES.codeResent : MESSAGES.codeRecentlySent }));
       }),
     );
 

@@ -58,7 +58,16 @@ export interface MfaChallenge {
   channel: 'email' | 'sms';
   destination: 'e-mail' | 'phone';
   hint: string;
+  /**
+   * The channel she may switch to on the code page: only while she has not chosen a method yet
+   * (first MFA sign-in, or after "Reset MFA") and has a phone; the method of the code she enters
+   * becomes hers (spec 03 §2 "MFA methods: Email, Sms").
+   */
+  other?: 'email' | 'sms';
 }
+
+export type MfaChannel = MfaChallenge['channel'];
+const METHOD_OF_CHANNEL: Record<MfaChannel, MfaMethod> = { email: 'Email', sms: 'Sms' };
 
 /** A refusal: `locked` offers the unlock request; `retryAfterSeconds` is a 429 with Retry-After. */
 export interface Refusal {
@@ -233,8 +242,8 @@ export class SignInService {
   async checkCode(interactionUid: string, codeInput: unknown, info: AttemptInfo = {}): Promise<CodeOutcome> {
     const code = typeof codeInput === 'string' ? codeInput.replace(/\s+/g, '') : '';
     const address = info.ip ?? '';
-    const [latest] = await this.query<{ id: number; user_id: number; email: string; live: boolean }>(
-      `SELECT c.id, c.user_id, u.email, c.consumed_at IS NULL AS live FROM mfa_codes c JOIN users u ON u.id = c.user_id
+    const [latest] = await this.query<{ id: number; user_id: number; email: string; live: boolean; method: MfaChannel }>(
+      `SELECT c.id, c.user_id, u.email, c.method, c.consumed_at IS NULL AS live FROM mfa_codes c JOIN users u ON u.id = c.user_id
         WHERE c.interaction_uid = :uid
         ORDER BY c.id DESC LIMIT 1`,
       { uid: interactionUid },
@@ -290,32 +299,38 @@ export class SignInService {
       await this.record(false, pending.email, user.id, { step: 'code', reason: 'ipNotAllowed' }, info);
       return { ok: false, message: MESSAGES.ipNotAllowed, restart: true };
     }
+    // Her first code (or the first after "Reset MFA"): the channel it came by becomes her method.
+    if (!user.mfa_method) {
+      await this.query(`UPDATE users SET mfa_method = :method, updated_at = now() WHERE id = :id AND mfa_method IS NULL`, {
+        id: user.id,
+        method: METHOD_OF_CHANNEL[pending.method] ?? 'Email',
+      });
+      this.users.invalidate(user.id);
+    }
     await this.completed(user.id, address);
-    await this.record(true, pending.email, user.id, { step: 'code', amr: 'pwd otp' }, info);
+    await this.record(true, pending.email, user.id, { step: 'code', amr: 'pwd otp', mfaMethod: METHOD_OF_CHANNEL[pending.method] }, info);
     return { ok: true, userId: user.id };
   }
 
   /** The pending code of an interaction, for showing the code page again (null: none, start over). */
   async pendingChallenge(interactionUid: string): Promise<MfaChallenge | null> {
-    const [row] = await this.query<{ method: string; email: string; phone: string | null }>(
-      `SELECT c.method, u.email, u.phone FROM mfa_codes c JOIN users u ON u.id = c.user_id
+    const [row] = await this.query<{ method: MfaChannel; email: string; phone: string | null; mfa_method: MfaMethod | null }>(
+      `SELECT c.method, u.email, u.phone, u.mfa_method FROM mfa_codes c JOIN users u ON u.id = c.user_id
         WHERE c.interaction_uid = :uid AND c.consumed_at IS NULL AND c.expires_at > now() AND c.attempts < :max
         ORDER BY c.id DESC LIMIT 1`,
       { uid: interactionUid, max: MFA_MAX_ATTEMPTS },
     );
     if (!row) return null;
-    return row.method === 'sms'
-      ? { channel: 'sms', destination: 'phone', hint: maskDestination(row.phone ?? '', 'sms') }
-      : { channel: 'email', destination: 'e-mail', hint: maskDestination(row.email, 'email') };
+    return challengeOf(row.method, row);
   }
 
   /**
    * "Send a new code": replaces the pending code of this interaction (at most every 30 s, and
    * within the limits); the new code inherits the wrong entries of the old one (one budget).
    */
-  async resendCode(interactionUid: string, info: AttemptInfo = {}): Promise<ResendOutcome> {
-    const [row] = await this.query<{ user_id: number; too_soon: boolean; attempts: number }>(
-      `SELECT user_id, attempts, created_at > now() - make_interval(secs => :wait) AS too_soon FROM mfa_codes
+  async resendCode(interactionUid: string, info: AttemptInfo = {}, switchTo?: unknown): Promise<ResendOutcome> {
+    const [row] = await this.query<{ user_id: number; too_soon: boolean; attempts: number; method: MfaChannel }>(
+      `SELECT user_id, attempts, method, created_at > now() - make_interval(secs => :wait) AS too_soon FROM mfa_codes
         WHERE interaction_uid = :uid ORDER BY id DESC LIMIT 1`,
       { uid: interactionUid, wait: RESEND_MIN_SECONDS },
     );
@@ -325,11 +340,15 @@ export class SignInService {
     const [user] = await this.query<UserRow>(`${USER_SQL} WHERE u.id = :id`, { id: row.user_id });
     if (!user || !user.is_active || user.password_locked_out || user.locked_due_inactivity) return { ok: false };
     if (row.attempts >= MFA_MAX_ATTEMPTS) return { ok: false };
-    if (row.too_soon) {
+    // "Send it by SMS / e-mail instead": only while she has no method yet, and SMS only with a phone.
+    const switching =
+      (switchTo === 'sms' || switchTo === 'email') && switchTo !== row.method && challengeOf(row.method, user).other === switchTo;
+    if (row.too_soon && !switching) {
       const pending = await this.pendingChallenge(interactionUid);
       if (pending) return { ok: true, challenge: pending, sent: false };
     }
-    const challenge = await this.sendCode(user, interactionUid, { carryAttempts: true });
+    const channel: MfaChannel = switching ? (switchTo as MfaChannel) : row.method === 'sms' || row.method === 'email' ? row.method : 'email';
+    const challenge = await this.sendCode(user, interactionUid, { carryAttempts: true, channel });
     if (isTooMany(challenge)) return { ok: false, retryAfterSeconds: challenge.retryAfterSeconds };
     return { ok: true, challenge, sent: true };
   }
@@ -352,11 +371,20 @@ export class SignInService {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async sendCode(user: UserRow, interactionUid: string, { carryAttempts }: { carryAttempts: boolean }): Promise<MfaChallenge | TooMany> {
+  /**
+   * Sends a code by the user's method (e-mail when she has none yet, or SMS without a phone);
+   * `channel` (a resend) keeps the channel of the code it replaces, or the one she switched to.
+   */
+  private async sendCode(
+    user: UserRow,
+    interactionUid: string,
+    { carryAttempts, channel: asked }: { carryAttempts: boolean; channel?: MfaChannel },
+  ): Promise<MfaChallenge | TooMany> {
     const limited = await this.limits.request('codesSentPerAccount', user.id);
     if (limited) return limited;
-    const useSms = user.mfa_method === 'Sms' && !!user.phone;
-    const channel = useSms ? 'sms' : 'email';
+    const preferred: MfaChannel = user.mfa_method ? (user.mfa_method === 'Sms' ? 'sms' : 'email') : (asked ?? 'email');
+    const useSms = preferred === 'sms' && !!user.phone;
+    const channel: MfaChannel = useSms ? 'sms' : 'email';
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     // One live code per sign-in: a new one voids the previous, and (on resend) takes over its wrong
     // entries; the UPDATE's row lock orders it after a concurrent guess at the old code.
@@ -379,9 +407,7 @@ export class SignInService {
       userId: user.id,
       purpose: 'mfa-code',
     });
-    return useSms
-      ? { channel: 'sms', destination: 'phone', hint: maskDestination(user.phone!, 'sms') }
-      : { channel: 'email', destination: 'e-mail', hint: maskDestination(user.email, 'email') };
+    return challengeOf(channel, user);
   }
 
   /** Codes are stored as a keyed hash, bound to the user. */
@@ -512,4 +538,14 @@ function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** What the code page says about a code sent by `channel`, and the switch it offers. */
+function challengeOf(channel: MfaChannel, user: { email: string; phone: string | null; mfa_method: MfaMethod | null }): MfaChallenge {
+  const challenge: MfaChallenge =
+    channel === 'sms'
+      ? { channel: 'sms', destination: 'phone', hint: maskDestination(user.phone ?? '', 'sms') }
+      : { channel: 'email', destination: 'e-mail', hint: maskDestination(user.email, 'email') };
+  if (!user.mfa_method && user.phone) challenge.other = channel === 'sms' ? 'email' : 'sms';
+  return challenge;
 }

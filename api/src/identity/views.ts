@@ -123,9 +123,11 @@ export interface CodePageOptions {
   hint?: string | null;
   error?: string | null;
   info?: string | null;
+  /** She has no MFA method yet: offer the other channel (the one whose code she enters becomes hers). */
+  other?: 'email' | 'sms';
 }
 
-export function codePage({ uid, destination, hint, error, info }: CodePageOptions): string {
+export function codePage({ uid, destination, hint, error, info, other }: CodePageOptions): string {
   const base = `/identity/interaction/${encodeURIComponent(uid)}`;
   return layout(
     'Enter your code',
@@ -139,7 +141,15 @@ export function codePage({ uid, destination, hint, error, info }: CodePageOption
   </form>
   <form method="post" action="${escapeHtml(`${base}/resend`)}" class="secondary">
     <span>Didn't get it?</span><button type="submit" class="link">Send a new code</button>
-  </form>`,
+  </form>${
+    other
+      ? `
+  <form method="post" action="${escapeHtml(`${base}/resend`)}" class="secondary" data-testid="mfa-switch">
+    <input type="hidden" name="method" value="${other}">
+    <span>${other === 'sms' ? 'Prefer your phone?' : 'Prefer e-mail?'} Later codes come the way you choose.</span><button type="submit" class="link">${other === 'sms' ? 'Send it by SMS instead' : 'Send it by e-mail instead'}</button>
+  </form>`
+      : ''
+  }`,
   );
 }
 

@@ -11,6 +11,7 @@ import {
   type AppAbility,
   type UserBulkAction,
   type UserContext,
+  type ProfileInput,
   type UserInput,
   type UserRecord,
 } from '@crisis/forms';
@@ -135,7 +136,7 @@ export class UsersController {
   @ApiOkResponse({ description: 'The updated profile' })
   updateProfile(
     @IdParam() id: number,
-    @Body(schema('profile')) body: { firstName: string; lastName: string; phone: string; jobTitle?: string | null },
+    @Body(schema('profile')) body: ProfileInput,
     @CurrentAbility() ability: AppAbility,
   ) {
     if (!ability.can('update', subject('Profile', { id }) as never)) throw notFound();

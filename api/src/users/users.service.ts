@@ -11,6 +11,7 @@ import {
   UserType,
   userRules,
   type FieldError,
+  type ProfileInput,
   type UserBulkAction,
   type UserInput,
   type UserRecord,
@@ -153,10 +154,17 @@ export class UsersService {
     return this.get(id);
   }
 
-  async updateProfile(id: number, body: { firstName: string; lastName: string; phone: string; jobTitle?: string | null }) {
+  async updateProfile(id: number, body: ProfileInput) {
+    // The MFA method is hers to choose (null keeps it: clearing it is "Reset MFA").
     const [, count] = (await this.sequelize.query(
-      `UPDATE users SET first_name = :firstName, last_name = :lastName, phone = :phone, job_title = :jobTitle, updated_at = now() WHERE id = :id`,
-      { replacements: { firstName: body.firstName, lastName: body.lastName, phone: body.phone, jobTitle: body.jobTitle ?? null, id } },
+      `UPDATE users SET first_name = :firstName, last_name = :lastName, phone = :phone, job_title = :jobTitle,
+              mfa_method = COALESCE(:mfaMethod, mfa_method), updated_at = now() WHERE id = :id`,
+      {
+        replacements: {
+          firstName: body.firstName, lastName: body.lastName, phone: body.phone, jobTitle: body.jobTitle ?? null,
+          mfaMethod: body.mfaMethod ?? null, id,
+        },
+      },
     )) as [unknown, number];
     if (!count) throw notFound();
     auditValues({ userId: id });

@@ -209,6 +209,13 @@ export interface DivisionLookup {
   type: DivisionType;
 }
 
+/** GET /api/facilities/{id}/divisions/{divisionId}/credentialed-providers/lookups (sorted by name). */
+export interface CredentialedProviderLookup {
+  id: number;
+  fullName: string;
+  providerType: 'MD' | 'ARNP' | null;
+}
+
 const { id: _fid, divisionTypes: _dt, hasActiveSourceDivision: _hs, hasActiveReferringDivision: _hr, ...facilityWritable } =
   facilitySchema.properties;
 const { id: _did, facilityId: _dfid, ...divisionWritable } = divisionSchema.properties;

@@ -146,7 +146,21 @@ export const profileSchema = objectSchema('profile', ['firstName', 'lastName', '
   isEnabled: { readOnly: true },
   sendUserUnlockRequeststoThisUser: { readOnly: true },
   ...readOnly,
+  /**
+   * The user's own choice of how sign-in codes reach her (spec 03 §2 "MFA methods: Email, Sms"):
+   * null or absent leaves it as it is (clearing it is "Reset MFA"); SMS goes to the profile's phone.
+   */
+  mfaMethod: { type: ['string', 'null'], enum: [...MFA_METHODS, null] },
 });
+
+/** The profile's fields the user changes herself (PUT /api/user/profile/{id}). */
+export interface ProfileInput {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  jobTitle?: string | null;
+  mfaMethod?: MfaMethod | null;
+}
 
 /** User search filter (spec 03 §5): GET /api/user. */
 export const userListFilterSchema = objectSchema('userListFilter', [], {
