@@ -67,7 +67,7 @@ test('the ER nurse creates a case from an MRN filled by the EHR, and the evaluat
   await page.getByTestId('create-next').click();
   await page.getByTestId('case-contact-phone').locator('input').fill('8135550142');
   await pick(page, 'case-request-type', 'Assessment');
-  await pick(page, 'case-provider', /Provider|Demo/);
+  await pick(page, 'case-provider', 'Clara Nguyen'); // provider@itp, credentialed at Tampa
   await page.getByTestId('create-save').click();
   await page.waitForURL(/\/cases\/\d+$/);
   const caseId = Number(new URL(page.url()).pathname.split('/').pop());
