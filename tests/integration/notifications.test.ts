@@ -288,8 +288,10 @@ describe('notifications', () => {
     // ---- one row per recipient and type, whatever retried: the command ids are unique per user and type
     const dup = await db.query('SELECT source_key, user_id, type, count(*) FROM notifications WHERE case_id = ANY($1) GROUP BY 1, 2, 3 HAVING count(*) > 1', [[a.id, b.id]]);
     expect(dup.rows).toEqual([]);
-    // Every row of the table but Unspecified (never raised) was exercised above.
+    // Every row of the table but Unspecified (never raised) was exercised above, and EhrDeliveryFailed,
+    // raised by an EHR delivery workflow when the EHR refuses (tests/integration/ehr-deliveries.test.ts).
     row('Unspecified');
+    row('EhrDeliveryFailed');
     expect(Object.keys(NOTIFICATION_RECIPIENTS).filter((t) => !covered.has(t as NotificationType))).toEqual([]);
   }, 120_000);
 

@@ -107,6 +107,7 @@ export const SPEC: Row[] = [
   //      "ITP admin only: billing and Athena diagnostics CSV exports"; 03 §6 facility users: none, the issue's navigation fix)
   row(/^GET \/api\/cases\/past(\/filter-options|\/csv)?$/, 'YYYYNY', '02 §6 past cases: partner admin/user/provider, facility admin, group user; CSV for all'),
   row(/^GET \/api\/cases\/past\/(billing|athena)\/csv$/, 'YNNNNN', '02 §6 ITP admin only: billing and diagnostics CSV exports'),
+  row(/^PUT \/api\/cases\/retry$/, 'YNNNNN', '01 §7 retry of an EHR claim; 02 §8 "Audit retry failure": with the ITP admin\'s billing and diagnostics exports'),
   // ---- status control (01 §6 "Case activity status control and change", "Reopen, change outcome": ITP admin, ITP user)
   row(/^(PUT|GET|POST) \/api\/cases\/\{id\}\/(status|close|resume|undo|reopen-status|reopen|change-outcome|close-options)$/, 'YYNNNN', '01 §6 status control; reopen, change outcome'),
   row(/^PUT \/api\/cases\/\{id\}\/(remove-from-accepted|include-out-of-state)$/, 'YY???N', '01 §4 partner staff actions; 01 §6 group user cannot open a case'),

@@ -15,13 +15,16 @@ const NOT_DATA = new Set([
 
 /**
  * Rows the platform writes on its own clock, not in answer to a call: the facility alerts'
- * attempts, confirmations and escalations (their workflows run seconds after the event that raised
- * them, possibly during a later test). A refused call is judged on everything else.
+ * attempts, confirmations and escalations, and the EHR deliveries' tries and outcomes (their
+ * workflows run seconds after the event that raised them, possibly during a later test). A refused
+ * call is judged on everything else; a delivery it queued would still show as a new row.
  */
 const BACKGROUND: Record<string, string> = {
-  case_activities: "kind <> 'alert'",
-  notifications: "type NOT IN ('UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms')",
+  case_activities: "kind NOT IN ('alert', 'ehr')",
+  notifications: "type NOT IN ('UserDoesntConfirmReceiptOfTheRobocall', 'UserDoesntConfirmReceiptOfTheSms', 'EhrDeliveryFailed')",
 };
+/** Tables whose rows a workflow updates later: only their count is compared (a new row still shows). */
+const COUNT_ONLY = new Set(['ehr_deliveries']);
 
 /**
  * A fingerprint of every data table (row count and the latest update where the table has one),
@@ -40,7 +43,7 @@ export async function dataFingerprint(): Promise<Record<string, string>> {
   for (const { table_name: t, has_updated } of tables) {
     if (NOT_DATA.has(t)) continue;
     const { rows } = await db.query(
-      `SELECT count(*)::text AS n${has_updated ? ", coalesce(max(updated_at)::text, '') AS u" : ''} FROM "${t}"${BACKGROUND[t] ? ` WHERE ${BACKGROUND[t]}` : ''}`,
+      `SELECT count(*)::text AS n${has_updated && !COUNT_ONLY.has(t) ? ", coalesce(max(updated_at)::text, '') AS u" : ''} FROM "${t}"${BACKGROUND[t] ? ` WHERE ${BACKGROUND[t]}` : ''}`,
     );
     out[t] = `${rows[0].n}|${rows[0].u ?? ''}`;
   }
