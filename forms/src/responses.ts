@@ -442,6 +442,8 @@ export interface Placements {
   reworkedWarning: boolean;
   readOnly: boolean;
   canAddTasks: boolean;
+  /** How many tasks "add tasks" would add now (at most ADD_TASKS_MAX): the fitting divisions not yet in the list. */
+  addTasksCount: number;
   outOfState: { shown: boolean; enabled: boolean; value: boolean };
 }
 

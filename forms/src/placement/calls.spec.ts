@@ -91,6 +91,16 @@ describe('call log validation (spec 02 §5)', () => {
     expect(callLogProblems([{ placementTaskId: 1, result: 'CallBack', spokeWith: 'A', callbackAt: '2026-01-03T10:00:00Z' }], opts)).toEqual({ 'calls.0.callbackAt': 'tooLate' });
     expect(callLogProblems([{ placementTaskId: 1, result: 'CallBack', spokeWith: 'A', callbackAt: '2026-01-03T10:00:00Z' }], { now, allowExtended: () => true })).toEqual({});
   });
+  it('takes in a bulk change only the results the bulk modal offers', () => {
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WillNotAccept', spokeWith: 'A' }], { ...opts, bulk: true })).toEqual({ 'calls.0.result': 'notBulk' });
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WaitingToHearBack', spokeWith: 'A' }], { ...opts, bulk: true })).toEqual({});
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WillNotAccept', spokeWith: 'A' }], opts)).toEqual({});
+  });
+  it('refuses ticked accept-grid cells the division cannot take', () => {
+    const enabled = acceptGridEnabled({ genders: ['Female'], acceptedPatients: { allAges: true } });
+    const accept = { male: { adolescent: false, adult: true, geriatric: false }, female: { adolescent: false, adult: true, geriatric: false } };
+    expect(callLogProblems([{ placementTaskId: 1, result: 'GrantedAccess', spokeWith: 'A', accept }], { ...opts, acceptEnabled: () => enabled })).toEqual({ 'calls.0.accept.male.adult': 'notAccepted' });
+  });
 });
 
 describe('accept grid (spec 02 §5)', () => {

@@ -149,7 +149,14 @@ export interface CallEntryInput {
  */
 export function callLogProblems(
   rows: readonly CallEntryInput[],
-  opts: { now: Date; allowExtended: (taskId: number) => boolean },
+  opts: {
+    now: Date;
+    allowExtended: (taskId: number) => boolean;
+    /** A bulk change: every row's result must be one the bulk modal offers. */
+    bulk?: boolean;
+    /** The accept-grid cells the task's division can take (a ticked cell outside them is refused). */
+    acceptEnabled?: (taskId: number) => AcceptGrid | null;
+  },
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   if (!rows.length) {
@@ -160,6 +167,7 @@ export function callLogProblems(
   rows.forEach((r, i) => {
     const at = `calls.${i}.`;
     if (!r.result) problems[`${at}result`] = 'required';
+    else if (opts.bulk && !(BULK_RESULTS as readonly string[]).includes(r.result)) problems[`${at}result`] = 'notBulk';
     if (needSpokeWith && !r.spokeWith?.trim()) problems[`${at}spokeWith`] = 'required';
     if (r.result && needsCallbackTime(r.result) && !r.callbackAt) problems[`${at}callbackAt`] = 'required';
     if (r.callbackAt) {
@@ -168,6 +176,10 @@ export function callLogProblems(
       else if (t <= opts.now.getTime()) problems[`${at}callbackAt`] = 'past';
       else if (t > latestCallback(opts.now, opts.allowExtended(r.placementTaskId)).getTime() + 60_000) problems[`${at}callbackAt`] = 'tooLate';
     }
+    const enabled = r.accept && opts.acceptEnabled ? opts.acceptEnabled(r.placementTaskId) : null;
+    if (enabled && r.accept)
+      for (const g of ACCEPT_GENDERS)
+        for (const a of ACCEPT_AGES) if (r.accept[g]?.[a] && !enabled[g][a]) problems[`${at}accept.${g}.${a}`] = 'notAccepted';
   });
   return problems;
 }

@@ -30,7 +30,9 @@ export const placementMethods = {
   setIncludeOutOfState: (caseId: number, includeOutOfState: boolean) => http.put<unknown>(`/api/cases/${caseId}/include-out-of-state`, { includeOutOfState }),
   generatePlacementTasks: (caseId: number, notes: string | null) => http.post<unknown>(`${base}/generate/${caseId}`, { notes }),
   addPlacementDivision: (caseId: number, divisionId: number) => http.post<unknown>(`${base}/create`, { caseId, divisionId }),
-  placementLog: (caseId: number, query = '') => http.get<PlacementLogRow[]>(`${base}/log/${caseId}${query ? `?${query}` : ''}`),
+  /** One page of a case's placement log (the server pages by 10). */
+  placementLog: (caseId: number, query: string, page: number, perPage: number) =>
+    http.page<PlacementLogRow>(`${base}/log/${caseId}?${query ? `${query}&` : ''}range=${range(page, perPage)}`),
   undoPlacementCall: (placementTaskId: number, callId: string) => http.put<unknown>(`${base}/${placementTaskId}/undo/${callId}`, {}),
   acceptedCases: (sort: [string, string], page: number, perPage: number) =>
     http.page<AcceptedCase>(`/api/cases/accepted?sort=${enc(sort)}&range=${range(page, perPage)}`),

@@ -281,7 +281,7 @@ export function CallLogPage() {
     const now = Date.now();
     const calls = selectedTasks.map((t) => entry(t.id, rows[t.id], now));
     const ids = selectedTasks.map((t) => t.id);
-    const found = callLogProblems(calls, { now: new Date(now), allowExtended: () => data.division.extendMaximumCallbackTime });
+    const found = callLogProblems(calls, { now: new Date(now), allowExtended: () => data.division.extendMaximumCallbackTime, bulk, acceptEnabled: () => grid });
     if (Object.keys(found).length) {
       const byRow: Record<number, Record<string, string>> = {};
       for (const [field, key] of Object.entries(found)) {
@@ -649,6 +649,11 @@ function TaskRows({
                     ))}
                   </TableBody>
                 </Table>
+                {problems.accept && (
+                  <Typography variant="caption" color="error" data-testid="call-log-accept-error">
+                    {problems.accept}
+                  </Typography>
+                )}
               </Box>
             </Box>
           </TableCell>
