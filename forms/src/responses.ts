@@ -439,6 +439,8 @@ export interface PlacementTask {
 
 export interface Placements {
   tasks: PlacementTask[];
+  /** Tasks left out of `tasks`: last call WillNotAccept with no callback (asked for with includeWillNotAcceptWithEmptyCallback=true). */
+  hiddenWillNotAccept: number;
   reworkedWarning: boolean;
   readOnly: boolean;
   canAddTasks: boolean;
@@ -457,6 +459,9 @@ export interface CallLogDivision {
   acceptedPatients: any;
   genders: string[] | null;
   extendMaximumCallbackTime: boolean;
+  veteranOnly: boolean;
+  documentInEHR: boolean | null;
+  noPlacement: boolean | null;
   facility: { id: number; name: string; streetLine?: string | null; city?: string | null; state?: string | null; zipCode?: string | null; contacts?: any };
   hold: { until: string; result: string } | null;
 }

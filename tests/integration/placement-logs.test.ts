@@ -241,6 +241,26 @@ describe('placement logs', () => {
     });
   });
 
+  it('leaves out of the placements the tasks that will not accept with no callback, unless asked to include them', async () => {
+    const caseId = await contactingCase();
+    const taskId = await taskOf(caseId, sunriseAdult);
+    const placements = (q = '') => api('GET', `/api/cases/${caseId}/placements${q}`, { token: coordinator });
+    const before = await placements();
+    expect(before.body.tasks.map((t: any) => t.id)).toContain(taskId);
+    expect(before.body.hiddenWillNotAccept).toBe(0);
+    await logCalls([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Intake' }]);
+    const after = await placements();
+    expect(after.body.tasks.map((t: any) => t.id)).not.toContain(taskId);
+    expect(after.body.tasks).toHaveLength(before.body.tasks.length - 1);
+    expect(after.body.hiddenWillNotAccept).toBe(1);
+    const all = await placements('?includeWillNotAcceptWithEmptyCallback=true');
+    expect(all.body.tasks.find((t: any) => t.id === taskId)).toMatchObject({ lastCall: { result: 'WillNotAccept' }, callbackAt: null });
+    // With a callback the division may still be asked again: the task stays in the list.
+    await logCalls([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Intake', callbackAt: new Date(Date.now() + 3600_000).toISOString() }]);
+    expect((await placements()).body.tasks.map((t: any) => t.id)).toContain(taskId);
+    expect((await placements('?includeWillNotAcceptWithEmptyCallback=maybe')).status).toBe(400);
+  });
+
   it('pages the case log by 10, refuses a search from before 01/01/1902, and serves facility staff', async () => {
     const caseId = await contactingCase();
     const taskId = await taskOf(caseId, sunriseAdult);

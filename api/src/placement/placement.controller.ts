@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { invalid } from '../common/coded-error';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, LOG_PAGE_SIZE, type CallLogSubmitInput, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
@@ -24,8 +25,11 @@ export class CasePlacementsController {
 
   @Route('GET', ':id/placements', 'manage', 'Placement')
   @ApiOkResponse({ description: '{ tasks, reworkedWarning, readOnly, canAddTasks, outOfState: { shown, enabled, value } }' })
-  placements(@CurrentUser() user: UserContext, @IdParam() id: number) {
-    return this.placement.placements(user, id);
+  @ApiQuery({ name: 'includeWillNotAcceptWithEmptyCallback', required: false, description: 'true lists the tasks whose last call is WillNotAccept with no callback (left out by default); hiddenWillNotAccept counts them' })
+  placements(@CurrentUser() user: UserContext, @IdParam() id: number, @Query('includeWillNotAcceptWithEmptyCallback') include?: string) {
+    if (include !== undefined && include !== 'true' && include !== 'false')
+      throw invalid([{ field: 'includeWillNotAcceptWithEmptyCallback', key: 'type', message: 'includeWillNotAcceptWithEmptyCallback must be true or false' }]);
+    return this.placement.placements(user, id, include === 'true');
   }
 }
 

@@ -16,6 +16,7 @@ import {
   callbackFor,
   canUndoCall,
   isBulkHold,
+  isWillNotAcceptWithEmptyCallback,
   type CallLogSubmitInput,
   type UserContext,
 } from '@crisis/forms';
@@ -84,7 +85,7 @@ export class PlacementService {
   // Placements of a case
   // -------------------------------------------------------------------------------------------
 
-  async placements(user: UserContext, caseId: number) {
+  async placements(user: UserContext, caseId: number, includeWillNotAccept = false) {
     await this.cases.findInScope(user, caseId);
     const rows = await select<Record<string, any>>(
       this.sequelize,
@@ -108,6 +109,9 @@ export class PlacementService {
         ORDER BY t.rank, t.id`,
       [caseId, DIVISION_CLAIM_TYPE],
     );
+    // Tasks a division will not accept, with no callback left, are left out unless asked for.
+    const done = (r: Record<string, any>) => isWillNotAcceptWithEmptyCallback(r.lastCall?.result, r.callbackAt);
+    const tasks = includeWillNotAccept ? rows : rows.filter((r) => !done(r));
     const [c] = await select<{ status: string; reworked: boolean; is_involuntary: boolean; populate: boolean; include: boolean }>(
       this.sequelize,
       `SELECT c.status, (c.reworked_at IS NOT NULL AND EXISTS (SELECT 1 FROM placement_tasks t WHERE t.case_id = c.id AND t.created_at < c.reworked_at)) AS reworked,
@@ -117,7 +121,8 @@ export class PlacementService {
     );
     const canAddTasks = PLACEMENT_CASE_STATUSES.includes(c.status);
     return {
-      tasks: rows,
+      tasks,
+      hiddenWillNotAccept: rows.length - tasks.length,
       reworkedWarning: c.reworked && rows.length > 0,
       readOnly: c.status === 'Closed',
       canAddTasks,
@@ -218,6 +223,7 @@ export class PlacementService {
       this.sequelize,
       `SELECT d.id, d.name, d.description, d.referring_type AS "referringType", d.contacts, d.accepted_patients AS "acceptedPatients",
               d.genders, d.type, coalesce(d.extend_maximum_callback_time, false) AS "extendMaximumCallbackTime",
+              coalesce(d.veteran_only, false) AS "veteranOnly", d.document_in_ehr AS "documentInEHR", d.no_placement AS "noPlacement",
               json_build_object('id', f.id, 'name', f.name, 'streetLine', f.street_line, 'city', f.city, 'state', f.state, 'zipCode', f.zip_code,
                                 'contacts', f.contacts) AS facility,
               (SELECT json_build_object('until', h.until, 'result', h.result) FROM division_holds h

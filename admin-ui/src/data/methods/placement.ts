@@ -26,7 +26,8 @@ export function callLogLease(claimId: number): number | null {
 
 /** Placement of a case, the calls card, the call log and its logs (spec 02 §2). */
 export const placementMethods = {
-  placements: (caseId: number) => http.get<Placements>(`/api/cases/${caseId}/placements`),
+  placements: (caseId: number, includeWillNotAccept = false) =>
+    http.get<Placements>(`/api/cases/${caseId}/placements${includeWillNotAccept ? '?includeWillNotAcceptWithEmptyCallback=true' : ''}`),
   setIncludeOutOfState: (caseId: number, includeOutOfState: boolean) => http.put<unknown>(`/api/cases/${caseId}/include-out-of-state`, { includeOutOfState }),
   generatePlacementTasks: (caseId: number, notes: string | null) => http.post<unknown>(`${base}/generate/${caseId}`, { notes }),
   addPlacementDivision: (caseId: number, divisionId: number) => http.post<unknown>(`${base}/create`, { caseId, divisionId }),
