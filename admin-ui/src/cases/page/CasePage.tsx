@@ -50,7 +50,7 @@ const LAYOUTS: Record<CaseLayoutKind, { main: CardComponent[]; side: CardCompone
     side: [PatientCard, SourceFacilityCard, DecisionCard, VitalsCard, InsuranceCard],
   },
   referring: {
-    main: [CaseNotesCard, FilesCard],
+    main: [RequestsCard, CaseNotesCard, FilesCard],
     side: [PatientCard, SourceFacilityCard],
   },
   provider: {

@@ -53,6 +53,9 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   const canCreate = !closed && ability.can('create', 'Request');
   // ITP staff read the provider's evaluation (spec 02 §6; the screen is read-only for them).
   const canViewEvaluation = ability.can('update', 'CaseStatus');
+  // A referring facility's user reads the requests with fewer columns and no actions (spec 01 §2, §6
+  // "Requests view: every role"): whoever may neither create requests nor evaluate them.
+  const readOnly = !ability.can('create', 'Request') && !isProvider;
   const evaluationPath = (r: CaseRequest) => `/cases/${caseRecord.id}/requests/${r.id}/evaluation`;
 
   const openCreate = () => {
@@ -96,8 +99,8 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                 <TableCell>Status</TableCell>
                 <TableCell>Provider</TableCell>
                 <TableCell>Created</TableCell>
-                <TableCell>Notes</TableCell>
-                <TableCell />
+                {!readOnly && <TableCell>Notes</TableCell>}
+                {!readOnly && <TableCell />}
               </TableRow>
             </TableHead>
             <TableBody>
@@ -119,13 +122,13 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                       )}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</TableCell>
-                    <TableCell sx={{ maxWidth: 280 }}>
+                    {!readOnly && <TableCell sx={{ maxWidth: 280 }}>
                       {r.note && <Typography variant="body2">{r.note}</Typography>}
                       {r.facilityNote && <Typography variant="caption" display="block">Facility ({r.facilityNote.authorName}): {r.facilityNote.value}</Typography>}
                       {r.itpNote && !isProvider && <Typography variant="caption" display="block">ITP ({r.itpNote.authorName}): {r.itpNote.value}</Typography>}
                       {r.reason && <Typography variant="caption" display="block" color="text.secondary">Reason: {r.reason}</Typography>}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }} align="right">
+                    </TableCell>}
+                    {!readOnly && <TableCell sx={{ whiteSpace: 'nowrap' }} align="right">
                       {!closed && canEditRequest(role, r) && (
                         <Button size="small" onClick={() => setEditing(r)} data-testid="request-edit">
                           Edit
@@ -157,10 +160,10 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                         </Button>
                       )}
                       {r.hasEvaluation && <EvaluationPdfButton caseId={caseRecord.id} requestId={r.id} />}
-                    </TableCell>
+                    </TableCell>}
                   </TableRow>,
                   // The video meeting of a request that has a provider, or had a meeting (spec 02 §2 "Video evaluation").
-                  (r.onlineMeeting || (r.evaluationProviderId && isActiveRequestStatus(r.status) && !closed)) && ability.can('read', 'OnlineMeeting') && (
+                  !readOnly && (r.onlineMeeting || (r.evaluationProviderId && isActiveRequestStatus(r.status) && !closed)) && ability.can('read', 'OnlineMeeting') && (
                     <TableRow key={`${r.id}-video`} data-testid={`request-video-${r.id}`}>
                       <TableCell colSpan={6} sx={{ borderTop: 0, pt: 0 }}>
                         <VideoMeetingControls request={r} />

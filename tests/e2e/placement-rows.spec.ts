@@ -1,0 +1,166 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { contactingCase as buildContactingCase, uniqueLetters } from '../support/cases';
+import { api, eventually } from '../support/api';
+import { db } from '../support/db';
+import { signIn as signInApi } from '../support/oidc-client';
+import { DEMO_PASSWORD, signIn } from './support';
+
+/**
+ * Placement rows of spec 02 §2 and §7 as a user sees them: the add-tasks modal tells how many
+ * tasks it adds, tasks that will not accept (no callback) leave the placements unless included,
+ * facility staff open the placement log (paged by 10) from the case page, and the call log tells
+ * of the claimed division: its description, its phones with extensions, its ages, genders and flags.
+ */
+const SHOTS = '/tmp/shots-placement-rows';
+const tokenOf = async (email: string) => (await signInApi({ email, password: DEMO_PASSWORD })).accessToken;
+
+async function contactingCase() {
+  const itp = await tokenOf('coordinator@itp.example.org');
+  const provider = await tokenOf('provider@itp.example.org');
+  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
+  const d = await db.query(
+    `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
+      WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
+  );
+  const id = await buildContactingCase({
+    token: itp,
+    providerToken: provider,
+    facilityId: d.rows[0].facility,
+    divisionId: d.rows[0].division,
+    providerId,
+    patient: { firstName: `Rows${uniqueLetters()}` },
+  });
+  return { id: id as number, itp };
+}
+
+const divisionId = async (facility: string, division: string) =>
+  (await db.query('SELECT d.id FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE f.name = $1 AND d.name = $2', [facility, division])).rows[0].id as number;
+
+/** Claims the division, logs the calls one submission at a time, releases. */
+async function logCalls(token: string, division: number, calls: unknown[][]) {
+  for (const batch of calls) {
+    const claim = await eventually(async () => {
+      const r = await api('POST', `/api/placement-tasks/division/${division}/claim`, { token, body: {} });
+      return r.status === 200 ? r : null;
+    }, 'the division claim');
+    const saved = await api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/calls`, { token, body: { calls: batch } });
+    expect(saved.status).toBe(200);
+    expect((await api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/release`, { token })).status).toBe(200);
+  }
+}
+
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
+
+test('placement rows: the add-tasks modal says how many tasks it adds', async ({ page }) => {
+  const { id: caseId, itp } = await contactingCase();
+  const expected = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.addTasksCount as number;
+  expect(expected).toBeGreaterThan(0);
+  await signIn(page, 'coordinator@itp.example.org', `/cases/${caseId}`);
+  const card = page.getByTestId('placements-card');
+  await expect(card.getByTestId('placement-row').first()).toBeVisible({ timeout: 20_000 });
+  const before = await card.getByTestId('placement-row').count();
+  await page.getByTestId('placements-add-tasks').click();
+  const dialog = page.getByRole('dialog', { name: 'Add tasks' });
+  await expect(dialog.getByTestId('add-tasks-count')).toHaveText(
+    `${expected} ${expected === 1 ? 'task' : 'tasks'} will be added for the best-fitting divisions not yet in the list (at most 5).`,
+  );
+  await dialog.screenshot({ path: `${SHOTS}/add-tasks.png`, animations: 'disabled' });
+  await dialog.getByTestId('add-tasks-submit').click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => card.getByTestId('placement-row').count(), { timeout: 15_000 }).toBe(before + expected);
+});
+
+test('placement rows: tasks that will not accept, with no callback, leave the placements unless included', async ({ page }) => {
+  const { id: caseId, itp } = await contactingCase();
+  const sunriseAdult = await divisionId('Sunrise Behavioral Health Hospital', 'Adult Inpatient Unit');
+  const task = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.tasks.find((t: any) => t.divisionId === sunriseAdult);
+  await logCalls(itp, sunriseAdult, [[{ placementTaskId: task.id, result: 'WillNotAccept', spokeWith: 'Charge nurse' }]]);
+  await signIn(page, 'coordinator@itp.example.org', `/cases/${caseId}`);
+  const card = page.getByTestId('placements-card');
+  await expect(card.getByTestId('placement-row').first()).toBeVisible({ timeout: 20_000 });
+  const sunrise = card.getByTestId('placement-row').filter({ hasText: 'Sunrise Behavioral Health Hospital / Adult Inpatient Unit' });
+  await expect(sunrise).toHaveCount(0);
+  const include = page.getByTestId('placements-include-will-not-accept');
+  await expect(card).toContainText('1 hidden');
+  await include.check();
+  await expect(sunrise).toHaveCount(1);
+  await expect(sunrise).toContainText('Will Not Accept');
+  await card.screenshot({ path: `${SHOTS}/will-not-accept-included.png`, animations: 'disabled' });
+});
+
+test('placement rows: facility staff open the placement log from the case page, 10 calls a page', async ({ page }) => {
+  const { id: caseId, itp } = await contactingCase();
+  const sunriseAdult = await divisionId('Sunrise Behavioral Health Hospital', 'Adult Inpatient Unit');
+  const task = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.tasks.find((t: any) => t.divisionId === sunriseAdult);
+  await logCalls(itp, sunriseAdult, Array.from({ length: 11 }, (_x, i) => [{ placementTaskId: task.id, result: 'NoAnswer', note: `Attempt ${i + 1}` }]));
+
+  await signIn(page, 'admin@tampageneral.example.org', `/cases/${caseId}`);
+  await page.getByTestId('case-placement-log').click();
+  const log = page.getByTestId('placement-full-log');
+  await expect(log.getByTestId('log-row')).toHaveCount(10, { timeout: 15_000 });
+  await expect(log.getByTestId('log-row').first()).toContainText('No Answer');
+  await expect(log).toContainText('1–10 of 11');
+  // Facility staff read it: export yes, undo no.
+  await expect(log.getByRole('button', { name: 'Export CSV' })).toBeVisible();
+  await expect(log.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/facility-placement-log.png`, animations: 'disabled' });
+  await log.getByRole('button', { name: 'Go to next page' }).click();
+  await expect(log.getByTestId('log-row')).toHaveCount(1);
+  // A search from before 01/01/1902 is refused on the screen as the server would.
+  await log.getByTestId('log-from').fill('1901-12-31');
+  await expect(log).toContainText('From must not be before 01/01/1902');
+});
+
+test('placement rows: the call log tells of the claimed division (description, extensions, ages, genders, flags)', async ({ page }) => {
+  const senior = await divisionId('Sunrise Behavioral Health Hospital', 'Senior Care Unit');
+  const saved = (await db.query('SELECT contacts, description, veteran_only FROM divisions WHERE id = $1', [senior])).rows[0];
+  await db.query(
+    `UPDATE divisions SET description = 'Locked geriatric unit; ask for the charge nurse.', veteran_only = true,
+            contacts = contacts || '{"phone1Ext": "214", "phone2": "+19045550199"}'::jsonb WHERE id = $1`,
+    [senior],
+  );
+  try {
+    await signIn(page, 'coordinator@itp.example.org');
+    const token = await tokenOf('coordinator@itp.example.org');
+    const claim = await eventually(async () => {
+      const r = await api('POST', `/api/placement-tasks/division/${senior}/claim`, { token, body: {} });
+      return r.status === 200 ? r : null;
+    }, 'the division claim');
+    // The claim is the browser's user's too (same account): the page renews and releases it.
+    await page.goto(`/call-log/claim/${claim.body.claimId}`);
+    const header = page.getByTestId('call-log-header');
+    await expect(header.getByTestId('call-log-description')).toHaveText('Locked geriatric unit; ask for the charge nurse.', { timeout: 20_000 });
+    await expect(header.getByTestId('call-log-contact').first()).toHaveText('Phone: (904) 555-0104 ext. 214');
+    await expect(header).toContainText('Phone: (904) 555-0199');
+    await expect(header).not.toContainText('Phone: 214');
+    const facts = header.getByTestId('call-log-fact');
+    await expect(facts).toContainText(['Geriatric 55–110', 'Female, Male', 'Veterans only']);
+    await header.screenshot({ path: `${SHOTS}/call-log-header.png`, animations: 'disabled' });
+    await page.getByTestId('call-log-cancel').click();
+    await page.waitForURL(/\/dashboard$/);
+  } finally {
+    await db.query('UPDATE divisions SET contacts = $2, description = $3, veteran_only = $4 WHERE id = $1', [senior, saved.contacts, saved.description, saved.veteran_only]);
+  }
+});
+
+test('case page: a referring facility user reads the requests of a case her division has access to', async ({ page }) => {
+  const { id: caseId, itp } = await contactingCase();
+  const sunriseAdult = await divisionId('Sunrise Behavioral Health Hospital', 'Adult Inpatient Unit');
+  const task = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.tasks.find((t: any) => t.divisionId === sunriseAdult);
+  // Granted access opens the case to the referring division.
+  await logCalls(itp, sunriseAdult, [[{ placementTaskId: task.id, result: 'GrantedAccess', spokeWith: 'Intake nurse' }]]);
+  await signIn(page, 'intake@sunrisebehavioral.example.org', `/cases/${caseId}`);
+  const card = page.getByTestId('requests-card');
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  const row = card.locator('tr[data-testid^="request-row-"]');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Assessment');
+  await expect(row).toContainText('Completed');
+  // Fewer columns and no actions: no notes, no new / edit / cancel.
+  await expect(card.locator('th')).toHaveText(['Type', 'Status', 'Provider', 'Created']);
+  await expect(card.getByTestId('request-new')).toHaveCount(0);
+  await expect(card.getByTestId('request-edit')).toHaveCount(0);
+  await expect(card.getByTestId('request-cancel')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/referring-requests.png`, fullPage: true, animations: 'disabled' });
+});
