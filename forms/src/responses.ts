@@ -248,6 +248,11 @@ export interface PatientFileRow {
   hidden: boolean;
   submittedOn: string;
   submittedBy: Author | null;
+  submittedById: number | null;
+  /** What this user may do to the file (patientFileActions). */
+  canEdit: boolean;
+  canDelete: boolean;
+  canHide: boolean;
 }
 
 export interface TagsPayload {

@@ -133,7 +133,7 @@ export const SPEC: Row[] = [
   row(/^(PUT|DELETE) \/api\/cases\/\{id\}\/notes\/\{noteId\}$/, '???YYN', '01 §6 facility users edit or remove facility notes'),
   row(/^POST \/api\/cases\/\{id\}\/files\/\{fileId\}\/hidden$/, 'YY?NNN', '02 §6 hide/unhide files: ITP user and admin'),
   row(/^POST \/api\/cases\/\{id\}\/files$/, 'YY?YYN', '02 §6 upload files: ITP user/admin, facility user/admin'),
-  row(/^PUT \/api\/cases\/\{id\}\/files\/\{fileId\}$/, '???YYN', '02 §6 facility roles edit files they submitted'),
+  row(/^(PUT|DELETE) \/api\/cases\/\{id\}\/files\/\{fileId\}$/, '???YYN', '02 §6 facility roles edit and delete files they submitted'),
   row(/^GET \/api\/cases\/\{id\}\/summary\/pdf$/, 'YYYYNN', '01 §6 summary PDF: ITP roles and facility admin'),
   row(/^GET \/api\/cases\/\{id\}\/patient\/logs$/, 'YYYYYN', '01 §6 patient log: ITP and facility roles'),
   row(/^(GET|PUT|POST|DELETE) \/api\/cases\/\{id\}\/insurances\/uninsured$/, 'YY?YYN', '01 §6 uninsured toggle: facility and ITP roles'),
