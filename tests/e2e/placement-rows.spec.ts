@@ -3,6 +3,8 @@ import { expect, test } from '@playwright/test';
 import { contactingCase as buildContactingCase, uniqueLetters } from '../support/cases';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
+import { uploadForm } from '../support/files';
+import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
 import { DEMO_PASSWORD, signIn } from './support';
 
@@ -54,8 +56,22 @@ test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 test('placement rows: the add-tasks modal says how many tasks it adds', async ({ page }) => {
   const { id: caseId, itp } = await contactingCase();
+  // Every fitting division got a task on entering contacting: one more division (the seed's closed
+  // Ocala unit, opened for this test) is the one task "add tasks" can add.
+  const ocala = await divisionId('Ocala Behavioral Health (closed)', 'Adult Inpatient Unit');
+  await db.query('UPDATE divisions SET is_active = true WHERE id = $1', [ocala]);
+  await db.query('UPDATE facilities SET is_active = true WHERE id = (SELECT facility_id FROM divisions WHERE id = $1)', [ocala]);
+  try {
+    await addOne(page, caseId, itp);
+  } finally {
+    await db.query('UPDATE divisions SET is_active = false WHERE id = $1', [ocala]);
+    await db.query('UPDATE facilities SET is_active = false WHERE id = (SELECT facility_id FROM divisions WHERE id = $1)', [ocala]);
+  }
+});
+
+async function addOne(page: import('@playwright/test').Page, caseId: number, itp: string) {
   const expected = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.addTasksCount as number;
-  expect(expected).toBeGreaterThan(0);
+  expect(expected).toBe(1);
   await signIn(page, 'coordinator@itp.example.org', `/cases/${caseId}`);
   const card = page.getByTestId('placements-card');
   await expect(card.getByTestId('placement-row').first()).toBeVisible({ timeout: 20_000 });
@@ -69,7 +85,8 @@ test('placement rows: the add-tasks modal says how many tasks it adds', async ({
   await dialog.getByTestId('add-tasks-submit').click();
   await expect(dialog).toBeHidden();
   await expect.poll(async () => card.getByTestId('placement-row').count(), { timeout: 15_000 }).toBe(before + expected);
-});
+  await expect(card).toContainText('Ocala Behavioral Health (closed) / Adult Inpatient Unit');
+}
 
 test('placement rows: tasks that will not accept, with no callback, leave the placements unless included', async ({ page }) => {
   const { id: caseId, itp } = await contactingCase();
@@ -162,5 +179,38 @@ test('case page: a referring facility user reads the requests of a case her divi
   await expect(card.getByTestId('request-new')).toHaveCount(0);
   await expect(card.getByTestId('request-edit')).toHaveCount(0);
   await expect(card.getByTestId('request-cancel')).toHaveCount(0);
+  // The calls made to other facilities are not the referring division's to read.
+  await expect(page.getByTestId('case-placement-log')).toHaveCount(0);
+  const intake = await tokenOf('intake@sunrisebehavioral.example.org');
+  expect((await api('GET', `/api/placement-tasks/log/${caseId}`, { token: intake })).status).toBe(403);
+  expect((await api('GET', `/api/cases/${caseId}`, { token: intake })).status).toBe(200);
   await page.screenshot({ path: `${SHOTS}/referring-requests.png`, fullPage: true, animations: 'disabled' });
+});
+
+test('case page: a facility user edits and removes only the files she submitted', async ({ page }) => {
+  const er = await tokenOf('er@tampageneral.example.org');
+  const itp = await tokenOf('coordinator@itp.example.org');
+  const c = await createCase({ token: er, patient: { firstName: `Files${uniqueLetters()}` } });
+  const pdf = (text: string) => new TextEncoder().encode(`%PDF-1.4\n1 0 obj <</Type /Catalog>> endobj\n% ${text}\ntrailer <</Root 1 0 R>>\n%%EOF\n`);
+  const up = async (token: string, name: string) => {
+    const r = await uploadForm(`/api/cases/${c.id}/files`, token, { content: pdf(name), name, type: 'application/pdf' });
+    expect(r.status).toBe(201);
+  };
+  await up(er, 'Her discharge.pdf');
+  await up(itp, 'ITP labs.pdf');
+
+  await signIn(page, 'er@tampageneral.example.org', `/cases/${c.id}`);
+  const rows = page.getByTestId('files-card').getByTestId('file-row');
+  await expect(rows).toHaveCount(2, { timeout: 20_000 });
+  const hers = rows.filter({ hasText: 'Her discharge' });
+  const theirs = rows.filter({ hasText: 'ITP labs' });
+  await expect(hers.getByTestId('file-edit')).toBeVisible();
+  await expect(hers.getByTestId('file-remove')).toBeVisible();
+  await expect(theirs.getByTestId('file-edit')).toHaveCount(0);
+  await expect(theirs.getByTestId('file-remove')).toHaveCount(0);
+  await page.getByTestId('files-card').screenshot({ path: `${SHOTS}/files-own-only.png`, animations: 'disabled' });
+  await hers.getByTestId('file-remove').click();
+  await page.getByTestId('file-remove-dialog-confirm').click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('ITP labs');
 });
