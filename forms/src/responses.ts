@@ -592,3 +592,14 @@ export interface PatientChangeLogRow {
   changedAt: string;
   changedBy: { id: number | null; fullName: string | null };
 }
+
+/** One row of "inpatient facilities nearby" (GET /api/cases/inpatient-divisions/{caseId}, spec 01 §2). */
+export interface InpatientDivisionNearby {
+  divisionId: number;
+  divisionName: string;
+  facilityId: number;
+  facilityName: string;
+  city: string | null;
+  state: string | null;
+  proximityMiles: number;
+}

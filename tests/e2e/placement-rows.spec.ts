@@ -214,3 +214,32 @@ test('case page: a facility user edits and removes only the files she submitted'
   await expect(rows).toHaveCount(1);
   await expect(rows).toContainText('ITP labs');
 });
+
+test('case page: the assigned provider lists the inpatient facilities nearby, nearest first, in miles', async ({ page }) => {
+  const itp = await tokenOf('coordinator@itp.example.org');
+  const provider = await tokenOf('provider@itp.example.org');
+  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
+  const d = await db.query(
+    `SELECT f.id AS facility, d.id AS division FROM facilities f JOIN divisions d ON d.facility_id = f.id
+      WHERE f.name = 'Tampa Bay General Hospital' AND d.name = 'Medical Floor 5 West'`,
+  );
+  const c = await createCase({ token: itp, facilityId: d.rows[0].facility, divisionId: d.rows[0].division, providerId, patient: { firstName: `Near${uniqueLetters()}` } });
+  const inpatient = Number(
+    (await db.query(`SELECT count(*) FROM divisions d JOIN facilities f ON f.id = d.facility_id
+                      WHERE d.type = 'Referring' AND d.referring_type = 'MentalHealthInpatient' AND d.is_active AND f.is_active`)).rows[0].count,
+  );
+
+  await signIn(page, 'provider@itp.example.org', `/cases/${c.id}`);
+  await page.getByTestId('request-inpatient-nearby').click();
+  const dialog = page.getByTestId('inpatient-nearby-dialog');
+  const rows = dialog.getByTestId('inpatient-nearby-row');
+  await expect(rows).toHaveCount(Math.min(inpatient, 20), { timeout: 15_000 });
+  await expect(dialog).toContainText('Sunrise Behavioral Health Hospital / Adult Inpatient Unit');
+  const miles = (await rows.locator('td:last-child').allTextContents()).map((t) => {
+    expect(t).toMatch(/^\d+\.\d mi$/);
+    return Number.parseFloat(t);
+  });
+  expect(miles).toEqual([...miles].sort((a, b) => a - b));
+  await dialog.screenshot({ path: `${SHOTS}/inpatient-nearby.png`, animations: 'disabled' });
+
+});

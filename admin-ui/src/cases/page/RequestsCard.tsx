@@ -47,6 +47,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   const [cancelling, setCancelling] = useState<CaseRequest | null>(null);
   const [notReady, setNotReady] = useState<CaseRequest | null>(null);
   const [bio, setBio] = useState<Bio | null>(null);
+  const [nearby, setNearby] = useState(false);
   const closed = caseRecord.status === CaseStatus.Closed;
   const role = context.role;
   const isProvider = ability.can('access', 'ProviderCases');
@@ -139,6 +140,11 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                           Cancel
                         </Button>
                       )}
+                      {!closed && mine && isActiveRequestStatus(r.status) && (
+                        <Button size="small" onClick={() => setNearby(true)} data-testid="request-inpatient-nearby">
+                          Inpatient facilities nearby
+                        </Button>
+                      )}
                       {!closed && mine && r.status === 'InProgress' && (
                         <Button size="small" onClick={() => setNotReady(r)} data-testid="request-not-ready">
                           Not ready
@@ -193,6 +199,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
           }}
         />
       )}
+      {nearby && <InpatientNearbyDialog caseId={caseRecord.id} onClose={() => setNearby(false)} />}
       <CancelRequestDialog
         requestId={cancelling?.id ?? null}
         onClose={() => setCancelling(null)}
@@ -363,3 +370,52 @@ export function RequestDialog({
 }
 
 export const hasActiveRequest = (requests: CaseRequest[]) => requests.some((r) => isActiveRequestStatus(r.status));
+
+/**
+ * Inpatient facilities nearby (spec 01 §2 modal, §6 "providers handle … inpatient facility list …
+ * only when assigned"): the active mental-health inpatient divisions nearest the case's source
+ * facility, with their distance in miles, nearest first.
+ */
+function InpatientNearbyDialog({ caseId, onClose }: { caseId: number; onClose: () => void }) {
+  const { data, failure } = useAppQuery(keys.case(caseId, 'inpatient-nearby'), (d) => d.inpatientDivisionsNearby(caseId));
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="inpatient-nearby-dialog">
+      <DialogTitle>Inpatient facilities nearby</DialogTitle>
+      <DialogContent>
+        {failure ? (
+          <Typography color="error">{isCodedError(failure) ? failure.message : 'The list could not be loaded'}</Typography>
+        ) : !data ? (
+          <Typography color="text.secondary">Loading…</Typography>
+        ) : data.length === 0 ? (
+          <Typography color="text.secondary">No inpatient facility found.</Typography>
+        ) : (
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Facility / division</TableCell>
+                <TableCell>City</TableCell>
+                <TableCell align="right">Proximity</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((d) => (
+                <TableRow key={d.divisionId} data-testid="inpatient-nearby-row">
+                  <TableCell>
+                    {d.facilityName} / {d.divisionName}
+                  </TableCell>
+                  <TableCell>{[d.city, d.state].filter(Boolean).join(', ')}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {d.proximityMiles.toFixed(1)} mi
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -5,6 +5,7 @@ import type {
   CaseRequest,
   CaseState,
   PatientChangeLogRow,
+  InpatientDivisionNearby,
   ProviderOption,
   ReferringDivisionOption,
 } from '@crisis/forms';
@@ -26,6 +27,8 @@ export const caseMethods = {
   caseRemoveFromAccepted: (id: number, divisionId: number) => http.put<CaseState>(`${base(id)}/remove-from-accepted`, { divisionId }),
   caseCloseOptions: (id: number) =>
     http.get<{ accepted: ReferringDivisionOption[]; referring: ReferringDivisionOption[] }>(`${base(id)}/close-options`),
+  /** Active mental-health inpatient divisions nearest the case's source facility, in miles (spec 01 §2). */
+  inpatientDivisionsNearby: (id: number) => http.get<InpatientDivisionNearby[]>(`/api/cases/inpatient-divisions/${id}`),
   caseActivity: (id: number) => http.get<ActivityRow[]>(`${base(id)}/activity`),
   caseActivityReport: (id: number) => http.get<ActivityReport>(`${base(id)}/activity/report`),
   caseRequests: (id: number) => http.get<CaseRequest[]>(`${base(id)}/requests`),
