@@ -243,3 +243,31 @@ test('case page: the assigned provider lists the inpatient facilities nearby, ne
   await dialog.screenshot({ path: `${SHOTS}/inpatient-nearby.png`, animations: 'disabled' });
 
 });
+
+test('insurance form: a facility user looks the payer up by plan name', async ({ page }) => {
+  const email = 'er@tampageneral.example.org';
+  const er = await tokenOf(email);
+  const c = await createCase({ token: er, patient: { firstName: `Plan${uniqueLetters()}` }, body: { uninsured: false } });
+  await signIn(page, email, `/cases/${c.id}/insurances`);
+  await page.getByTestId('insurance-add').click();
+  const dialog = page.getByTestId('insurance-dialog');
+  await dialog.getByTestId('insurance-plan-lookup').click();
+  const lookup = page.getByTestId('payer-lookup-dialog');
+  // The plan name is required, as the server says.
+  await lookup.getByTestId('payer-lookup-search').click();
+  await expect(lookup).toContainText('Plan Name is required');
+  await lookup.getByTestId('payer-lookup-plan').fill('gold plus');
+  await lookup.getByTestId('payer-lookup-search').click();
+  const result = lookup.getByTestId('payer-lookup-result');
+  await expect(result).toHaveCount(1);
+  await expect(result).toContainText('Humana Gold Plus HMO — Humana');
+  await expect(result).toContainText('500 W Main St, Louisville, KY 40202');
+  await lookup.screenshot({ path: `${SHOTS}/payer-lookup.png`, animations: 'disabled' });
+  await result.click();
+  await expect(lookup).toBeHidden();
+  await expect(dialog.getByLabel('Payer *')).toHaveText('Humana');
+  await dialog.getByLabel('Insurance ID *').fill('HUM-1');
+  await page.getByTestId('insurance-dialog-save').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('insurance-row')).toContainText('Humana');
+});

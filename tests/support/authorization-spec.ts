@@ -73,6 +73,7 @@ export const SPEC: Row[] = [
   row(/^GET \/api\/group-organizations\/lookups$/, 'Y?????', 'group lookups on the user form'),
   row(/^(GET|POST|PUT) \/api\/group-organizations/, 'YNNNNN', '03 §6 /group-organizations: ITP admin'),
   row(/^GET \/api\/payers\/lookups$/, 'Y?????', 'payer picker of the insurance forms'),
+  row(/^GET \/api\/payers\/insurance$/, 'YYNYYN', '01 §5 insurance: payer look-up by plan name, for the insurance editors (01 §6 ITP admin/user, facility admin/user)'),
   row(/^(GET|POST|PUT) \/api\/payers/, 'YNNNNN', '03 §6 /payers: ITP admin'),
   row(/^(GET|POST|PUT) \/api\/billing-codes/, 'YNNNNN', '03 §6 /billing-codes: ITP admin'),
   row(/^GET \/api\/patient-tags\/lookups$/, 'Y?????', 'tag picker; 01 §6 gives tags to ITP admin, user, provider, the lookup is not named'),
