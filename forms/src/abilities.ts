@@ -213,14 +213,17 @@ function defineCaseAbilities(user: AbilityUser, can: AbilityBuilder<AppAbility>[
   if (itpStaff || sourceSide) can('create', 'CaseFeedback');
   if (itp || facility) can('read', 'PatientFile');
   if (itpStaff || sourceSide) can('create', 'PatientFile');
+  // Facility staff edit and delete the files they submitted (checked per file by patientFileActions).
+  if (sourceSide) can(['update', 'delete'], 'PatientFile');
   if (itpStaff) can(['read', 'update'], 'HiddenPatientFile');
   if (itp || role === UserType.FacilityAdmin) can('access', 'SummaryPdf');
   if (itp || sourceSide) can('read', 'PatientLog');
   if (itp) can('access', 'PatientHistory');
-  // Placement (spec 02 §6): coordinators work the placements and the call log; the logs and their
-  // exports are also for facility admins and users.
+  // Placement (spec 02 §6): coordinators work the placements and the call log; the case's placement
+  // log and its exports are also for the source side's facility admins and users (spec 02 §2). A
+  // referring division receives the patient: the calls made to other facilities are not its to read.
   if (itpStaff) can('manage', 'Placement');
-  if (itpStaff || facility) can('read', 'PlacementLog');
+  if (itpStaff || sourceSide) can('read', 'PlacementLog');
   // Referring facilities (spec 02 §2 dashboard): users of a referring division and facility admins list
   // the cases their division(s) accepted and confirm the patient's arrival (which closes the case).
   if ((role === UserType.FacilityUser && user.divisionType === DivisionType.Referring) || role === UserType.FacilityAdmin)

@@ -13,6 +13,8 @@ export const DEFAULT_DIVISION_SCORE = 70;
 export const MAX_PAGER_PAGES = 7;
 export const SIMPLE_LIST_PAGE_SIZE = 10;
 export const DEFAULT_PAGE_SIZE = 25;
+/** Change logs and the placement log page by 10 (spec 01 §9 "Log page size: 10"). */
+export const LOG_PAGE_SIZE = 10;
 export const UPLOAD_MAX_BYTES = 20_971_520;
 export const TOAST_AUTO_CLOSE_MS = 10_000;
 export const LAST_LOGIN_WARNING_DAYS = 90;

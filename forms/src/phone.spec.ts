@@ -1,4 +1,4 @@
-import { formatPhone, isAcceptedPhone, setInternationalPhones, toStoredPhone } from './phone';
+import { contactLines, formatPhone, isAcceptedPhone, setInternationalPhones, toStoredPhone } from './phone';
 
 describe('phones (spec 03 §5)', () => {
   afterEach(() => setInternationalPhones(false));
@@ -25,5 +25,16 @@ describe('phones (spec 03 §5)', () => {
     expect(formatPhone('+442079460958')).toBe('+44 20 7946 0958');
     expect(formatPhone('not a phone')).toBe('not a phone');
     expect(formatPhone(null)).toBe('');
+  });
+});
+
+describe('contact lines of the call log (spec 02 §3 division contacts with extensions)', () => {
+  it('shows each phone and fax with its extension, phones first, and never an extension as a number', () => {
+    expect(contactLines({ fax1: '+19045550103', phone1: '+19045550102', phone1Ext: '12', phone2: '+19045550110', fax1Ext: '7' })).toEqual([
+      { label: 'Phone', value: '(904) 555-0102 ext. 12' },
+      { label: 'Phone', value: '(904) 555-0110' },
+      { label: 'Fax', value: '(904) 555-0103 ext. 7' },
+    ]);
+    expect(contactLines(null)).toEqual([]);
   });
 });

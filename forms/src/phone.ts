@@ -51,3 +51,22 @@ export function formatPhone(value: string | null | undefined): string {
   }
   return phone.isPossible() ? phone.formatInternational() : value;
 }
+
+/**
+ * The phone and fax lines of a facility's or division's contacts (phone1, phone1Ext, phone2, …,
+ * fax2Ext), each with its extension: [{ label: 'Phone', value: '(904) 555-0102 ext. 12' }].
+ * Phones first, then faxes; empty numbers left out.
+ */
+export function contactLines(contacts: unknown): Array<{ label: 'Phone' | 'Fax'; value: string }> {
+  if (!contacts || typeof contacts !== 'object') return [];
+  const c = contacts as Record<string, unknown>;
+  const out: Array<{ label: 'Phone' | 'Fax'; value: string }> = [];
+  for (const [kind, label] of [['phone', 'Phone'], ['fax', 'Fax']] as const)
+    for (const n of [1, 2]) {
+      const number = c[`${kind}${n}`];
+      if (typeof number !== 'string' || !number.trim()) continue;
+      const ext = c[`${kind}${n}Ext`] ?? c[`${kind}${n}Extension`];
+      out.push({ label, value: `${formatPhone(number)}${typeof ext === 'string' && ext.trim() ? ` ext. ${ext.trim()}` : ''}` });
+    }
+  return out;
+}

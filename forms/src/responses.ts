@@ -248,6 +248,11 @@ export interface PatientFileRow {
   hidden: boolean;
   submittedOn: string;
   submittedBy: Author | null;
+  submittedById: number | null;
+  /** What this user may do to the file (patientFileActions). */
+  canEdit: boolean;
+  canDelete: boolean;
+  canHide: boolean;
 }
 
 export interface TagsPayload {
@@ -439,9 +444,13 @@ export interface PlacementTask {
 
 export interface Placements {
   tasks: PlacementTask[];
+  /** Tasks left out of `tasks`: last call WillNotAccept with no callback (asked for with includeWillNotAcceptWithEmptyCallback=true). */
+  hiddenWillNotAccept: number;
   reworkedWarning: boolean;
   readOnly: boolean;
   canAddTasks: boolean;
+  /** How many tasks "add tasks" would add now (at most ADD_TASKS_MAX): the fitting divisions not yet in the list. */
+  addTasksCount: number;
   outOfState: { shown: boolean; enabled: boolean; value: boolean };
 }
 
@@ -455,6 +464,9 @@ export interface CallLogDivision {
   acceptedPatients: any;
   genders: string[] | null;
   extendMaximumCallbackTime: boolean;
+  veteranOnly: boolean;
+  documentInEHR: boolean | null;
+  noPlacement: boolean | null;
   facility: { id: number; name: string; streetLine?: string | null; city?: string | null; state?: string | null; zipCode?: string | null; contacts?: any };
   hold: { until: string; result: string } | null;
 }
@@ -579,4 +591,15 @@ export interface PatientChangeLogRow {
   newValue: string | null;
   changedAt: string;
   changedBy: { id: number | null; fullName: string | null };
+}
+
+/** One row of "inpatient facilities nearby" (GET /api/cases/inpatient-divisions/{caseId}, spec 01 §2). */
+export interface InpatientDivisionNearby {
+  divisionId: number;
+  divisionName: string;
+  facilityId: number;
+  facilityName: string;
+  city: string | null;
+  state: string | null;
+  proximityMiles: number;
 }

@@ -49,14 +49,15 @@ test('placements: generated tasks, add tasks, the full log with undo and its CSV
   await expect(card).toContainText('Sunrise Behavioral Health Hospital / Adult Inpatient Unit');
   const before = await card.getByTestId('placement-row').count();
 
-  // Add tasks: the modal says up to 5.
+  // Add tasks: the modal says how many; every fitting division already has a task (the first ten
+  // are made on entering contacting), so none would be added and the button stays disabled.
   await card.getByRole('button', { name: 'Add tasks' }).click();
   const addDialog = page.getByRole('dialog', { name: 'Add tasks' });
-  await expect(addDialog).toContainText('Up to 5 tasks');
-  await addDialog.getByLabel('Notes').fill('More options please');
-  await addDialog.getByRole('button', { name: 'Add tasks' }).click();
+  await expect(addDialog.getByTestId('add-tasks-count')).toHaveText('No further division fits this case: no task will be added.');
+  await expect(addDialog.getByTestId('add-tasks-submit')).toBeDisabled();
+  await addDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(addDialog).toBeHidden();
-  await expect.poll(async () => card.getByTestId('placement-row').count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(before);
+  expect(await card.getByTestId('placement-row').count()).toBe(before);
 
   // A call logged through the API (claim, submit, release) shows up live.
   const sunriseAdult = (await api('GET', `/api/cases/${caseId}/placements`, { token: itp })).body.tasks.find((t: any) => t.divisionName === 'Adult Inpatient Unit');

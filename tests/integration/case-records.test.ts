@@ -309,6 +309,37 @@ describe('case records', () => {
     expect((await api('GET', `/api/cases/${c.id}/files/999999`, { token: itp })).status).toBe(404);
   });
 
+  it('patient files: facility staff edit and remove only the files they submitted; ITP staff hide, not edit', async () => {
+    const c = await newCase();
+    const mine = (await upload(facility, c.id, pdf('Mine'), 'mine.pdf')).body.id as number;
+    const colleagues = (await upload(facilityAdmin, c.id, pdf('Theirs'), 'theirs.pdf')).body.id as number;
+    const itpFile = (await upload(itp, c.id, pdf('ITP'), 'itp.pdf')).body.id as number;
+    const file = (token: string, id: number) => api('GET', `/api/cases/${c.id}/files`, { token }).then((r) => r.body.find((f: any) => f.id === id));
+
+    // The list says what this user may do to each file.
+    expect(await file(facility, mine)).toMatchObject({ canEdit: true, canDelete: true, canHide: false });
+    expect(await file(facility, colleagues)).toMatchObject({ canEdit: false, canDelete: false });
+    expect(await file(facility, itpFile)).toMatchObject({ canEdit: false, canDelete: false });
+    expect(await file(itp, mine)).toMatchObject({ canEdit: false, canDelete: false, canHide: true });
+
+    // Someone else's file: refused, unchanged.
+    expect((await api('PUT', `/api/cases/${c.id}/files/${colleagues}`, { token: facility, body: { title: 'Renamed' } })).status).toBe(403);
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${colleagues}`, { token: facility })).status).toBe(403);
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${itpFile}`, { token: facility })).status).toBe(403);
+    expect((await api('PUT', `/api/cases/${c.id}/files/${itpFile}`, { token: itp, body: { title: 'Renamed' } })).status).toBe(403);
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${mine}`, { token: itp })).status).toBe(403);
+    expect((await file(facilityAdmin, colleagues)).title).toBe('theirs');
+
+    // Her own: edited, then removed (gone from the list and the download).
+    expect((await api('PUT', `/api/cases/${c.id}/files/${mine}`, { token: facility, body: { title: 'My discharge' } })).status).toBe(200);
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${mine}`, { token: facility })).status).toBe(200);
+    expect(await file(itp, mine)).toBeUndefined();
+    expect((await fetch(`${API_URL}/api/cases/${c.id}/files/${mine}`, { headers: { authorization: `Bearer ${itp}` } })).status).toBe(404);
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${mine}`, { token: facility })).status).toBe(404);
+    // The colleague (facility admin) removes her own.
+    expect((await api('DELETE', `/api/cases/${c.id}/files/${colleagues}`, { token: facilityAdmin })).status).toBe(200);
+  });
+
   it('tags and the out-of-state option: ITP roles, existing tags only', async () => {
     const c = await newCase();
     let tags = (await db.query('SELECT id FROM patient_tags ORDER BY id LIMIT 2')).rows.map((r) => r.id);
@@ -352,6 +383,7 @@ describe('case records', () => {
       await api('PUT', `/api/cases/${c.id}/notes/${note.body.id}`, { token: facility, body: { note: 'x' } }),
       await api('DELETE', `/api/cases/${c.id}/notes/${note.body.id}`, { token: facility }),
       await api('PUT', `/api/cases/${c.id}/files/${file.body.id}`, { token: facility, body: { title: 'x' } }),
+      await api('DELETE', `/api/cases/${c.id}/files/${file.body.id}`, { token: facility }),
       await api('POST', `/api/cases/${c.id}/files/${file.body.id}/hidden`, { token: itp, body: { hidden: true } }),
       await api('PUT', `/api/cases/${c.id}/tags`, { token: itp, body: { tagIds: [] } }),
       await api('PUT', `/api/cases/${c.id}/include-out-of-state`, { token: itp, body: { includeOutOfState: true } }),

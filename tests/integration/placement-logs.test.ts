@@ -203,4 +203,91 @@ describe('placement logs', () => {
     );
     expect(audit.rows.map((r) => r.success)).toEqual([false, true]);
   });
+  describe('the call log refuses what the screen would not offer', () => {
+    /** Claims Sunrise's adult unit and submits, returning the response; the claim is released after. */
+    async function submit(calls: unknown[], bulk: boolean) {
+      const c = await eventually(async () => {
+        const r = await api('POST', `/api/placement-tasks/division/${sunriseAdult}/claim`, { token: coordinator, body: {} });
+        return r.status === 200 ? r : null;
+      }, 'the division claim');
+      try {
+        return await put(`/api/placement-tasks/claim/${c.body.claimId}/calls`, { calls, bulk });
+      } finally {
+        await put(`/api/placement-tasks/claim/${c.body.claimId}/release`);
+      }
+    }
+    const callsOf = async (taskId: number) => Number((await db.query('SELECT count(*) FROM placement_calls WHERE task_id = $1', [taskId])).rows[0].count);
+
+    it('refuses a bulk change whose result is not one the bulk modal offers', async () => {
+      const taskId = await taskOf(await contactingCase(), sunriseAdult);
+      const refused = await submit([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Charge nurse' }], true);
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toMatch(/^INV/);
+      expect(refused.body.fields).toEqual([expect.objectContaining({ field: 'calls.0.result', key: 'notBulk' })]);
+      expect(await callsOf(taskId)).toBe(0);
+      // A bulk result of the list is logged; the same result outside a bulk change too.
+      expect((await submit([{ placementTaskId: taskId, result: 'WaitingToHearBack', spokeWith: 'Charge nurse' }], true)).status).toBe(200);
+      expect((await submit([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Charge nurse' }], false)).status).toBe(200);
+      expect(await callsOf(taskId)).toBe(2);
+    });
+
+    it('refuses accept-grid cells the division cannot take (Sunrise adult takes no adolescents)', async () => {
+      const taskId = await taskOf(await contactingCase(), sunriseAdult);
+      const refused = await submit([{ placementTaskId: taskId, result: 'GrantedAccess', spokeWith: 'Intake', accept: { male: { adolescent: true, adult: true } } }], false);
+      expect(refused.status).toBe(400);
+      expect(refused.body.fields).toEqual([expect.objectContaining({ field: 'calls.0.accept.male.adolescent', key: 'notAccepted' })]);
+      expect(await callsOf(taskId)).toBe(0);
+      expect((await submit([{ placementTaskId: taskId, result: 'GrantedAccess', spokeWith: 'Intake', accept: { male: { adult: true }, female: { geriatric: true } } }], false)).status).toBe(200);
+    });
+  });
+
+  it('leaves out of the placements the tasks that will not accept with no callback, unless asked to include them', async () => {
+    const caseId = await contactingCase();
+    const taskId = await taskOf(caseId, sunriseAdult);
+    const placements = (q = '') => api('GET', `/api/cases/${caseId}/placements${q}`, { token: coordinator });
+    const before = await placements();
+    expect(before.body.tasks.map((t: any) => t.id)).toContain(taskId);
+    expect(before.body.hiddenWillNotAccept).toBe(0);
+    await logCalls([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Intake' }]);
+    const after = await placements();
+    expect(after.body.tasks.map((t: any) => t.id)).not.toContain(taskId);
+    expect(after.body.tasks).toHaveLength(before.body.tasks.length - 1);
+    expect(after.body.hiddenWillNotAccept).toBe(1);
+    const all = await placements('?includeWillNotAcceptWithEmptyCallback=true');
+    expect(all.body.tasks.find((t: any) => t.id === taskId)).toMatchObject({ lastCall: { result: 'WillNotAccept' }, callbackAt: null });
+    // With a callback the division may still be asked again: the task stays in the list.
+    await logCalls([{ placementTaskId: taskId, result: 'WillNotAccept', spokeWith: 'Intake', callbackAt: new Date(Date.now() + 3600_000).toISOString() }]);
+    expect((await placements()).body.tasks.map((t: any) => t.id)).toContain(taskId);
+    expect((await placements('?includeWillNotAcceptWithEmptyCallback=maybe')).status).toBe(400);
+  });
+
+  it('pages the case log by 10, refuses a search from before 01/01/1902, and serves facility staff', async () => {
+    const caseId = await contactingCase();
+    const taskId = await taskOf(caseId, sunriseAdult);
+    for (let i = 0; i < 12; i++) await logCalls([{ placementTaskId: taskId, result: 'NoAnswer', note: `Try ${i}` }]);
+    const page1 = await api('GET', `/api/placement-tasks/log/${caseId}`, { token: coordinator });
+    expect(page1.status).toBe(200);
+    expect(page1.body).toHaveLength(10);
+    expect(page1.headers.get('content-range')).toBe('calls 0-9/12');
+    expect(page1.body[0].note).toBe('Try 11');
+    const page2 = await api('GET', `/api/placement-tasks/log/${caseId}?range=${encodeURIComponent('[10,19]')}`, { token: coordinator });
+    expect(page2.body.map((r: any) => r.note)).toEqual(['Try 1', 'Try 0']);
+    expect(page2.headers.get('content-range')).toBe('calls 10-11/12');
+    // The exports still hold every call.
+    const csv: string[][] = parse((await download(`/api/placement-tasks/log/${caseId}/csv`, coordinator)).bytes.toString('utf8'));
+    expect(csv).toHaveLength(13);
+
+    const q = (f: unknown) => api('GET', `/api/placement-tasks/log/${caseId}?filter=${encodeURIComponent(JSON.stringify(f))}`, { token: coordinator });
+    const tooOld = await q({ from: '1901-12-31T00:00:00.000Z' });
+    expect(tooOld.status).toBe(400);
+    expect(tooOld.body.fields).toEqual([expect.objectContaining({ field: 'filter.from', key: 'minDate' })]);
+    expect((await q({ from: '1902-01-01T00:00:00.000Z' })).status).toBe(200);
+    expect((await download(`/api/placement-tasks/log/${caseId}/csv?filter=${encodeURIComponent(JSON.stringify({ from: '1900-01-01T00:00:00.000Z' }))}`, coordinator)).status).toBe(400);
+
+    // The source facility's admin reads the same pages; another facility's does not.
+    const facilityPage = await api('GET', `/api/placement-tasks/log/${caseId}`, { token: tampaAdmin });
+    expect(facilityPage.status).toBe(200);
+    expect(facilityPage.headers.get('content-range')).toBe('calls 0-9/12');
+    expect((await api('GET', `/api/placement-tasks/log/${caseId}`, { token: savannahAdmin })).status).toBe(403);
+  });
 });

@@ -44,7 +44,6 @@ describe('role gates: ITP admin only', () => {
     ['GET', '/api/group-organizations'],
     ['POST', '/api/group-organizations', {}],
     ['GET', '/api/payers'],
-    ['GET', '/api/payers/insurance?planName=x'],
     ['GET', '/api/payers/lookups'],
     ['GET', '/api/patient-tags/lookups'],
     ['GET', '/api/group-organizations/lookups'],
@@ -235,6 +234,16 @@ describe('payers', () => {
     const missing = await api('GET', '/api/payers/insurance', { token: admin });
     expect(missing.status).toBe(400);
     expect(missing.body.fields).toEqual([expect.objectContaining({ key: 'required', message: 'Plan Name is required' })]);
+  });
+  it('insurance lookup serves whoever edits a case\'s insurances (ITP admin and user, facility admin and user), no one else', async () => {
+    const q = `/api/payers/insurance?planName=${encodeURIComponent(`${RUN} gold`)}`;
+    for (const [role, token] of others) {
+      const res = await api('GET', q, { token });
+      const edits = [UserType.ItpUser, UserType.FacilityAdmin, UserType.FacilityUser].includes(role as UserType);
+      expect([role, res.status]).toEqual([role, edits ? 200 : 403]);
+      if (edits) expect(res.body.map((r: any) => r.payerId)).toEqual([id]);
+    }
+    expect((await api('GET', q)).status).toBe(401);
   });
   it('updates a payer not in use without confirmation (audited)', async () => {
     const res = await audited('PUT', `/api/payers/${id}`, { token: admin, body: body({ code: 'QA2', id, fullAddress: 'ignored' }) });

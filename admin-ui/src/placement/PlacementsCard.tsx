@@ -41,6 +41,12 @@ export function travelTime(seconds: number | null | undefined): string {
   return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }
 
+/** What the add-tasks modal says (spec 02 §2: how many tasks, up to ADD_TASKS_MAX, will be added). */
+export function addTasksMessage(count: number): string {
+  if (count <= 0) return 'No further division fits this case: no task will be added.';
+  return `${count} ${count === 1 ? 'task' : 'tasks'} will be added for the best-fitting divisions not yet in the list (at most ${ADD_TASKS_MAX}).`;
+}
+
 /** A task's follow-up: the division's hold when it ends after the callback, else the callback (red once due). */
 function FollowUp({ task: t }: { task: PlacementTask }) {
   const held = t.holdUntil && (!t.callbackAt || t.holdUntil > t.callbackAt);
@@ -65,7 +71,10 @@ export function PlacementsCard({ caseRecord }: CaseCardProps) {
   const { ability } = useSession();
   const dp = useAppData();
   // Loaded again when the case's status changes and on each 'placements.updated' of the case.
-  const query = useAppQuery(keys.case(caseId, 'placements', caseRecord.status), (d) => d.placements(caseId), { placeholderData: keepPreviousData });
+  const [showWillNotAccept, setShowWillNotAccept] = useState(false);
+  const query = useAppQuery(keys.case(caseId, 'placements', caseRecord.status, showWillNotAccept ? 'all' : 'open'), (d) => d.placements(caseId, showWillNotAccept), {
+    placeholderData: keepPreviousData,
+  });
   const data = query.data;
   const error = query.failure ? (isCodedError(query.failure) ? query.failure.message : 'The placements could not be loaded') : null;
   const load = query.reload;
@@ -126,7 +135,7 @@ export function PlacementsCard({ caseRecord }: CaseCardProps) {
             )}
             {!closed && data?.canAddTasks && (
               <>
-                <Button size="small" onClick={() => { setNotes(''); setDialog('add'); }}>
+                <Button size="small" onClick={() => { setNotes(''); setDialog('add'); }} data-testid="placements-add-tasks">
                   Add tasks
                 </Button>
                 <Button size="small" onClick={() => void openDivision()}>
@@ -148,6 +157,20 @@ export function PlacementsCard({ caseRecord }: CaseCardProps) {
           </Alert>
         )}
         {error && <Typography color="error">{error}</Typography>}
+        {data && (data.hiddenWillNotAccept > 0 || showWillNotAccept) && (
+          <FormControlLabel
+            sx={{ mb: 1 }}
+            label={showWillNotAccept ? 'Include divisions that will not accept (no callback)' : `Include divisions that will not accept (no callback): ${data.hiddenWillNotAccept} hidden`}
+            control={
+              <Checkbox
+                size="small"
+                checked={showWillNotAccept}
+                onChange={(e) => setShowWillNotAccept(e.target.checked)}
+                inputProps={{ 'data-testid': 'placements-include-will-not-accept' } as any}
+              />
+            }
+          />
+        )}
         {data && tasks.length === 0 && <Typography color="text.secondary">No placement tasks.</Typography>}
         {tasks.length > 0 && (
           <SimpleTable<PlacementTask>
@@ -201,14 +224,21 @@ export function PlacementsCard({ caseRecord }: CaseCardProps) {
       <Dialog open={dialog === 'add'} onClose={() => !busy && setDialog(null)} maxWidth="sm" fullWidth>
         <DialogTitle>Add tasks</DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>Up to {ADD_TASKS_MAX} tasks will be added for the best-fitting divisions not yet in the list.</DialogContentText>
+          <DialogContentText sx={{ mb: 2 }} data-testid="add-tasks-count">
+            {addTasksMessage(data?.addTasksCount ?? 0)}
+          </DialogContentText>
           <TextField label="Notes" multiline minRows={2} fullWidth value={notes} onChange={(e) => setNotes(e.target.value)} inputProps={{ maxLength: 2000 }} />
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setDialog(null)} disabled={busy}>
             Cancel
           </Button>
-          <Button variant="contained" disabled={busy} onClick={() => void run((d) => d.generatePlacementTasks(caseId, notes.trim() || null), 'Tasks added')}>
+          <Button
+            variant="contained"
+            disabled={busy || !data?.addTasksCount}
+            onClick={() => void run((d) => d.generatePlacementTasks(caseId, notes.trim() || null), 'Tasks added')}
+            data-testid="add-tasks-submit"
+          >
             Add tasks
           </Button>
         </DialogActions>

@@ -213,7 +213,7 @@ export class CaseRecordsController {
     return sendStored(reply, stored, 'application/pdf');
   }
 
-  @Route('PUT', 'files/:fileId', 'create', 'PatientFile', 'Case.UpdatePatientFile')
+  @Route('PUT', 'files/:fileId', 'update', 'PatientFile', 'Case.UpdatePatientFile')
   @ApiSchemaBody('patientFileMeta')
   @ApiOkResponse({ description: '{ id }' })
   @ApiConflictResponse({ description: CLOSED })
@@ -224,6 +224,14 @@ export class CaseRecordsController {
     @Body(schema('patientFileMeta')) body: PatientFileMetaInput,
   ) {
     return this.records.updateFile(user, id, fileId, body);
+  }
+
+  @Route('DELETE', 'files/:fileId', 'delete', 'PatientFile', 'Case.RemovePatientFile')
+  @ApiOkResponse({ description: '{ id }: a file the facility user submitted herself is removed (spec 02 §6); FRBD for anyone else\'s' })
+  @ApiNotFoundResponse({ description: ErrorCode.NotFound })
+  @ApiConflictResponse({ description: CLOSED })
+  removeFile(@CurrentUser() user: UserContext, @IdParam() id: number, @IdParam('fileId') fileId: number) {
+    return this.records.removeFile(user, id, fileId, (key) => this.storage.remove(AREA, key));
   }
 
   @Route('POST', 'files/:fileId/hidden', 'update', 'HiddenPatientFile', 'Case.SetPatientFileHidden')

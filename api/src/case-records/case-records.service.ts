@@ -8,6 +8,7 @@ import {
   isCaseSourceSide,
   isItpStaff,
   outOfStateToggle,
+  patientFileActions,
   type CaseFeedbackInput,
   type CaseNoteInput,
   type PatientFileMetaInput,
@@ -259,23 +260,25 @@ export class CaseRecordsService {
   // -------------------------------------------------------------------------------------------
 
   async files(user: UserContext, caseId: number) {
-    await this.open(user, caseId);
-    return select(
+    const c = await this.open(user, caseId);
+    const rows = await select<Record<string, any> & { submittedById: number | null }>(
       this.sequelize,
       `SELECT f.id, f.title, f.note, f.file_name AS "fileName", f.size_bytes::float8 AS "size", f.hidden,
-              f.submitted_on AS "submittedOn", ${AUTHOR} AS "submittedBy"
+              f.submitted_on AS "submittedOn", ${AUTHOR} AS "submittedBy", f.submitted_by AS "submittedById"
          FROM patient_files f LEFT JOIN users u ON u.id = f.submitted_by
         WHERE f.case_id = $1 AND ($2 OR NOT f.hidden)
         ORDER BY f.submitted_on DESC, f.id DESC`,
       [caseId, isItpStaff(user.role)],
     );
+    const closed = c.status === CaseStatus.Closed;
+    return rows.map((f) => ({ ...f, ...patientFileActions(user, { ...c, closed }, f) }));
   }
 
   /** A file of the case the user may see (hidden ones only for ITP staff). */
   async file(user: UserContext, caseId: number, fileId: number, forUpdate = false) {
-    const [f] = await select<{ id: number; storageKey: string; fileName: string; hidden: boolean; size: number }>(
+    const [f] = await select<{ id: number; storageKey: string; fileName: string; hidden: boolean; size: number; submittedById: number | null }>(
       this.sequelize,
-      `SELECT id, storage_key AS "storageKey", file_name AS "fileName", hidden, size_bytes::float8 AS size
+      `SELECT id, storage_key AS "storageKey", file_name AS "fileName", hidden, size_bytes::float8 AS size, submitted_by AS "submittedById"
          FROM patient_files WHERE id = $1 AND case_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [fileId, caseId],
     );
@@ -298,12 +301,25 @@ export class CaseRecordsService {
 
   async updateFile(user: UserContext, caseId: number, fileId: number, body: PatientFileMetaInput) {
     const c = await this.openForWrite(user, caseId);
-    this.requireSourceSide(user, c);
-    await this.file(user, caseId, fileId, true);
+    const f = await this.file(user, caseId, fileId, true);
+    // Facility staff edit only the files they submitted (spec 02 §6).
+    if (!patientFileActions(user, { ...c, closed: false }, f).canEdit) throw forbidden();
     await this.sequelize.query('UPDATE patient_files SET title = $2, note = $3, modified_at = now(), modified_by = $4 WHERE id = $1', {
       bind: [fileId, body.title, body.note ?? null, user.id],
     });
     await this.notify(user, caseId, 'PatientFileUpdated', { PatientFileId: fileId });
+    return { id: fileId };
+  }
+
+  /** DELETE files/{fileId}: the file's row goes, then its stored bytes once the deletion is committed. */
+  async removeFile(user: UserContext, caseId: number, fileId: number, removeStored: (storageKey: string) => Promise<void>) {
+    const c = await this.openForWrite(user, caseId);
+    const f = await this.file(user, caseId, fileId, true);
+    if (!patientFileActions(user, { ...c, closed: false }, f).canDelete) throw forbidden();
+    await this.sequelize.query('DELETE FROM patient_files WHERE id = $1', { bind: [fileId] });
+    auditValues({ fileName: f.fileName, removed: true });
+    await this.notify(user, caseId, 'PatientFileUpdated', { PatientFileId: fileId, Removed: true });
+    await afterCommit('remove the stored patient file', () => removeStored(f.storageKey));
     return { id: fileId };
   }
 

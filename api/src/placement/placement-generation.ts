@@ -87,8 +87,13 @@ export async function travelForCandidates(db: Sql, caseId: number, recommendatio
   return new Map(divisions.map((d, i) => [d.id, seconds[i] ?? null]));
 }
 
-/** Inserts up to `count` new tasks for the best-fitting divisions without one; returns their ids. */
-export async function generatePlacementTasks(db: Sql, caseId: number, opts: GenerateOptions): Promise<number[]> {
+type Fitting = MatchDivision & { reasons: string[] };
+
+/**
+ * The referring divisions without a task on the case that fit it, best first (the order the
+ * next tasks are made in). Reads only: "add tasks" tells from it how many tasks it would add.
+ */
+export async function fittingDivisions(db: Sql, caseId: number, opts: { travel?: TravelTimes } = {}): Promise<Fitting[]> {
   const { rows: cases } = await db.query<{
     main_recommendation: string | null;
     criteria: string[];
@@ -112,7 +117,7 @@ export async function generatePlacementTasks(db: Sql, caseId: number, opts: Gene
   );
   const c = cases[0];
   const type = referringTypeFor(c?.main_recommendation ?? null);
-  if (!c || !type || opts.count <= 0) return [];
+  if (!c || !type) return [];
 
   const { rows: candidates } = await db.query<{
     division_id: number;
@@ -157,7 +162,7 @@ export async function generatePlacementTasks(db: Sql, caseId: number, opts: Gene
     sourceState: c.state.trim(),
     sourcePopulatesOutOfState: c.populate_out_of_state_facilities,
   };
-  const fitting: Array<MatchDivision & { reasons: string[] }> = [];
+  const fitting: Fitting[] = [];
   candidates.forEach((d) => {
     const division: MatchDivision = {
       divisionId: d.division_id,
@@ -176,7 +181,13 @@ export async function generatePlacementTasks(db: Sql, caseId: number, opts: Gene
     if (reasons) fitting.push({ ...division, reasons });
   });
   fitting.sort(compareCandidates);
-  const chosen = fitting.slice(0, opts.count);
+  return fitting;
+}
+
+/** Inserts up to `count` new tasks for the best-fitting divisions without one; returns their ids. */
+export async function generatePlacementTasks(db: Sql, caseId: number, opts: GenerateOptions): Promise<number[]> {
+  if (opts.count <= 0) return [];
+  const chosen = (await fittingDivisions(db, caseId, { travel: opts.travel })).slice(0, opts.count);
   if (!chosen.length) return [];
   const { rows: rankRow } = await db.query<{ n: number }>('SELECT coalesce(max(rank), 0)::int AS n FROM placement_tasks WHERE case_id = $1', [caseId]);
   const { rows: inserted } = await db.query<{ id: number }>(

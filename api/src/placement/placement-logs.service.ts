@@ -50,7 +50,8 @@ export class PlacementLogsService {
   // -------------------------------------------------------------------------------------------
 
   private async caseLogRows(user: UserContext, caseId: number, f: LogFilter, sort: LogSort, timeZone: string) {
-    const rows = (await this.placement.caseLog(user, caseId, f, sort)) as Array<Record<string, any>>;
+    // Exports hold every call of the search, not one page.
+    const { rows } = (await this.placement.caseLog(user, caseId, f, sort, { offset: 0, limit: 100_000 })) as { rows: Array<Record<string, any>> };
     const t = (v: unknown) => (v ? formatPerformedAt(new Date(v as string), timeZone) : '');
     return rows.map((r) => [
       t(r.createdAt),

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { invalid } from '../common/coded-error';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, type CallLogSubmitInput, type UserContext } from '@crisis/forms';
+import { ErrorCode, LOG_PAGE_SIZE, type CallLogSubmitInput, type UserContext } from '@crisis/forms';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { AuditAfterCommand, SkipAudit } from '../audit/audit.interceptor';
 import { parseListQuery } from '../common/list-query';
@@ -24,8 +25,11 @@ export class CasePlacementsController {
 
   @Route('GET', ':id/placements', 'manage', 'Placement')
   @ApiOkResponse({ description: '{ tasks, reworkedWarning, readOnly, canAddTasks, outOfState: { shown, enabled, value } }' })
-  placements(@CurrentUser() user: UserContext, @IdParam() id: number) {
-    return this.placement.placements(user, id);
+  @ApiQuery({ name: 'includeWillNotAcceptWithEmptyCallback', required: false, description: 'true lists the tasks whose last call is WillNotAccept with no callback (left out by default); hiddenWillNotAccept counts them' })
+  placements(@CurrentUser() user: UserContext, @IdParam() id: number, @Query('includeWillNotAcceptWithEmptyCallback') include?: string) {
+    if (include !== undefined && include !== 'true' && include !== 'false')
+      throw invalid([{ field: 'includeWillNotAcceptWithEmptyCallback', key: 'type', message: 'includeWillNotAcceptWithEmptyCallback must be true or false' }]);
+    return this.placement.placements(user, id, include === 'true');
   }
 }
 
@@ -116,11 +120,12 @@ export class PlacementTasksController {
 
   @Route('GET', 'log/:caseId', 'read', 'PlacementLog')
   @ApiListQuery(LOG_SORTABLE, 'from, to, facilityIds[], results[], coordinatorIds[]')
-  @ApiOkResponse({ description: 'Every call of the case (placement call log rows), default dateContact descending, with canUndo' })
-  caseLog(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>) {
-    const q = parseListQuery(query, { sortable: LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
+  @ApiOkResponse({ description: 'The calls of the case (placement call log rows), a page of 10 unless a range says otherwise, default dateContact descending, with canUndo; Content-Range: calls first-last/total' })
+  async caseLog(@CurrentUser() user: UserContext, @IdParam('caseId') caseId: number, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    // The log pages by 10 (spec 01 §9 "Log page size: 10").
+    const q = parseListQuery({ range: JSON.stringify([0, LOG_PAGE_SIZE - 1]), ...query }, { sortable: LOG_SORTABLE, defaultSort: ['dateContact', 'DESC'] });
     const filter = checkFilter<Record<string, any>>(q.filter, 'placementLogFilter');
-    return this.placement.caseLog(user, caseId, filter, { field: q.sortField, order: q.sortOrder });
+    return sendPage(reply, 'calls', q, await this.placement.caseLog(user, caseId, filter, { field: q.sortField, order: q.sortOrder }, { offset: q.offset, limit: q.limit }));
   }
 
   @Route('PUT', ':taskId/undo/:callId', 'manage', 'Placement', 'Placement.UndoCall')

@@ -4,6 +4,7 @@ import { InjectConnection } from '@nestjs/sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
   outOfStateToggle,
+  acceptGridEnabled,
   ADD_TASKS_MAX,
   CALL_LOG_MESSAGES,
   CALLBACK_RESULTS,
@@ -15,6 +16,7 @@ import {
   callbackFor,
   canUndoCall,
   isBulkHold,
+  isWillNotAcceptWithEmptyCallback,
   type CallLogSubmitInput,
   type UserContext,
 } from '@crisis/forms';
@@ -32,6 +34,8 @@ import { TemporalClientService } from '../temporal/temporal-client.service';
 import { CaseCommandsService } from '../cases/case-commands.service';
 import { CasesService } from '../cases/cases.service';
 import { DIVISION_HOLD_NOTE } from '../cases/case.repository';
+import { pooledSql } from '../db/sql';
+import { fittingDivisions } from './placement-generation';
 
 /** Division claims are claims on object type PlacementTask with the division's id (spec 02 §3 Claim). */
 export const DIVISION_CLAIM_TYPE = 'PlacementTask';
@@ -55,6 +59,8 @@ interface TaskRow {
   last_call_id: string | null;
   callback_at: Date | null;
   extend: boolean;
+  genders?: string[] | null;
+  accepted_patients?: Parameters<typeof acceptGridEnabled>[0]['acceptedPatients'];
 }
 
 /**
@@ -79,7 +85,7 @@ export class PlacementService {
   // Placements of a case
   // -------------------------------------------------------------------------------------------
 
-  async placements(user: UserContext, caseId: number) {
+  async placements(user: UserContext, caseId: number, includeWillNotAccept = false) {
     await this.cases.findInScope(user, caseId);
     const rows = await select<Record<string, any>>(
       this.sequelize,
@@ -103,6 +109,9 @@ export class PlacementService {
         ORDER BY t.rank, t.id`,
       [caseId, DIVISION_CLAIM_TYPE],
     );
+    // Tasks a division will not accept, with no callback left, are left out unless asked for.
+    const done = (r: Record<string, any>) => isWillNotAcceptWithEmptyCallback(r.lastCall?.result, r.callbackAt);
+    const tasks = includeWillNotAccept ? rows : rows.filter((r) => !done(r));
     const [c] = await select<{ status: string; reworked: boolean; is_involuntary: boolean; populate: boolean; include: boolean }>(
       this.sequelize,
       `SELECT c.status, (c.reworked_at IS NOT NULL AND EXISTS (SELECT 1 FROM placement_tasks t WHERE t.case_id = c.id AND t.created_at < c.reworked_at)) AS reworked,
@@ -110,11 +119,15 @@ export class PlacementService {
          FROM cases c JOIN facilities f ON f.id = c.source_facility_id WHERE c.id = $1`,
       [caseId],
     );
+    const canAddTasks = PLACEMENT_CASE_STATUSES.includes(c.status);
     return {
-      tasks: rows,
+      tasks,
+      hiddenWillNotAccept: rows.length - tasks.length,
       reworkedWarning: c.reworked && rows.length > 0,
       readOnly: c.status === 'Closed',
-      canAddTasks: PLACEMENT_CASE_STATUSES.includes(c.status),
+      canAddTasks,
+      // What "add tasks" would add now (spec 02 §2 "It says how many tasks (up to 5) will be added").
+      addTasksCount: canAddTasks ? Math.min(ADD_TASKS_MAX, (await fittingDivisions(pooledSql(this.sequelize), caseId)).length) : 0,
       outOfState: { ...outOfStateToggle({ status: c.status, isInvoluntary: c.is_involuntary, populateOutOfStateFacilities: c.populate }), value: c.include },
     };
   }
@@ -210,6 +223,7 @@ export class PlacementService {
       this.sequelize,
       `SELECT d.id, d.name, d.description, d.referring_type AS "referringType", d.contacts, d.accepted_patients AS "acceptedPatients",
               d.genders, d.type, coalesce(d.extend_maximum_callback_time, false) AS "extendMaximumCallbackTime",
+              coalesce(d.veteran_only, false) AS "veteranOnly", d.document_in_ehr AS "documentInEHR", d.no_placement AS "noPlacement",
               json_build_object('id', f.id, 'name', f.name, 'streetLine', f.street_line, 'city', f.city, 'state', f.state, 'zipCode', f.zip_code,
                                 'contacts', f.contacts) AS facility,
               (SELECT json_build_object('until', h.until, 'result', h.result) FROM division_holds h
@@ -268,7 +282,7 @@ export class PlacementService {
     const tasks = await select<TaskRow>(
       this.sequelize,
       `SELECT t.id, t.case_id, t.division_id, c.status AS case_status, t.last_call_id, t.callback_at,
-              coalesce(d.extend_maximum_callback_time, false) AS extend
+              coalesce(d.extend_maximum_callback_time, false) AS extend, d.genders, d.accepted_patients
          FROM placement_tasks t JOIN cases c ON c.id = t.case_id JOIN divisions d ON d.id = t.division_id
         WHERE t.id = ANY($1::int[]) FOR UPDATE OF t`,
       [ids],
@@ -279,7 +293,9 @@ export class PlacementService {
       if (!t || t.division_id !== divisionId) throw invalid([{ field: 'calls', key: 'invalid', message: `Task ${id} is not a task of the claimed division` }]);
     }
     const now = new Date();
-    const problems = callLogProblems(body.calls, { now, allowExtended: (taskId) => byId.get(taskId)!.extend });
+    // The accept grid's cells the division cannot take are refused here too, not only disabled on screen.
+    const grid = acceptGridEnabled({ genders: tasks[0]?.genders, acceptedPatients: tasks[0]?.accepted_patients });
+    const problems = callLogProblems(body.calls, { now, allowExtended: (taskId) => byId.get(taskId)!.extend, bulk: !!body.bulk, acceptEnabled: () => grid });
     if (Object.keys(problems).length)
       throw invalid(Object.entries(problems).map(([field, key]) => ({ field, key, message: CALL_LOG_MESSAGES[key] ?? key })));
     for (const t of tasks) {
@@ -453,7 +469,13 @@ export class PlacementService {
   // The placement log of a case, and undo
   // -------------------------------------------------------------------------------------------
 
-  async caseLog(user: UserContext, caseId: number, f: { from?: string | null; to?: string | null; facilityIds?: number[] | null; results?: string[] | null; coordinatorIds?: number[] | null }, sort: { field: string; order: 'ASC' | 'DESC' }) {
+  async caseLog(
+    user: UserContext,
+    caseId: number,
+    f: { from?: string | null; to?: string | null; facilityIds?: number[] | null; results?: string[] | null; coordinatorIds?: number[] | null },
+    sort: { field: string; order: 'ASC' | 'DESC' },
+    page: { offset: number; limit: number },
+  ) {
     await this.cases.findInScope(user, caseId);
     const bind: unknown[] = [caseId, DIVISION_CLAIM_TYPE];
     const where = ['pc.case_id = $1'];
@@ -479,16 +501,25 @@ export class PlacementService {
                                 'facilityAddress', concat_ws(', ', fa.street_line, fa.city, fa.state || ' ' || fa.zip_code)) AS "referringFacilityDivisionInfo",
               pc.result, pc.note, pc.callback_at AS "callbackAt", pc.undone_at IS NOT NULL AS undone, pc.bulk_id AS "bulkId",
               (t.last_call_id = pc.id) AS "isLast",
-              EXISTS (SELECT 1 FROM claims cl WHERE cl.object_type = $2 AND cl.object_id = pc.division_id::text AND cl.released_at IS NULL AND cl.expires_at > now()) AS "isClaimed"
+              EXISTS (SELECT 1 FROM claims cl WHERE cl.object_type = $2 AND cl.object_id = pc.division_id::text AND cl.released_at IS NULL AND cl.expires_at > now()) AS "isClaimed",
+              count(*) OVER ()::int AS total
          FROM placement_calls pc
          JOIN placement_tasks t ON t.id = pc.task_id
          JOIN divisions d ON d.id = pc.division_id
          JOIN facilities fa ON fa.id = d.facility_id
         WHERE ${where.join(' AND ')}
-        ORDER BY ${order}`,
+        ORDER BY ${order}
+        LIMIT $${bind.push(page.limit)} OFFSET $${bind.push(page.offset)}`,
       bind,
     );
-    return rows.map((r) => ({ ...r, canUndo: r.isLast && canUndoCall(c.status, { result: r.result, undone: r.undone, isClaimed: r.isClaimed }) }));
+    let total = rows[0]?.total ?? 0;
+    // A page past the end still tells the total.
+    if (!rows.length && page.offset > 0)
+      total = (await select<{ n: number }>(this.sequelize, `SELECT count(*)::int AS n FROM placement_calls pc JOIN divisions d ON d.id = pc.division_id JOIN facilities fa ON fa.id = d.facility_id WHERE $2::text IS NOT NULL AND ${where.join(' AND ')}`, bind.slice(0, bind.length - 2)))[0].n;
+    return {
+      rows: rows.map(({ total: _t, ...r }) => ({ ...r, canUndo: r.isLast && canUndoCall(c.status, { result: r.result, undone: r.undone, isClaimed: r.isClaimed }) })),
+      total,
+    };
   }
 
   /**

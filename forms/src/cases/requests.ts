@@ -90,3 +90,21 @@ export function canCancelRequest(userType: string, request: RequestRuleInput): b
   return false;
 }
 
+
+/**
+ * What a user may do to one patient file of a case (spec 02 §6): facility staff of the case's
+ * source side (never a referring facility) edit and delete only the files they submitted
+ * themselves; ITP admins and users upload and hide / unhide files (they neither edit nor delete
+ * them: hiding is how the ITP takes a file out of view). Nothing changes on a closed case.
+ */
+export function patientFileActions(
+  user: { id: number; role: string; facilityId?: number | null; divisionId?: number | null },
+  c: { sourceFacilityId: number; sourceDivisionId: number; closed: boolean },
+  file: { submittedById: number | null },
+): { canEdit: boolean; canDelete: boolean; canHide: boolean } {
+  if (c.closed) return { canEdit: false, canDelete: false, canHide: false };
+  const facility = user.role === UserType.FacilityAdmin || user.role === UserType.FacilityUser;
+  const own = facility && isCaseSourceSide(user, c) && file.submittedById === user.id;
+  const itpStaff = user.role === UserType.ItpAdmin || user.role === UserType.ItpUser;
+  return { canEdit: own, canDelete: own, canHide: itpStaff };
+}

@@ -6,6 +6,8 @@ import {
   callLogProblems,
   callbackFor,
   canUndoCall,
+  divisionFacts,
+  isWillNotAcceptWithEmptyCallback,
   defaultFollowUpMinutes,
   followUpOptions,
   isBulkHold,
@@ -91,6 +93,16 @@ describe('call log validation (spec 02 §5)', () => {
     expect(callLogProblems([{ placementTaskId: 1, result: 'CallBack', spokeWith: 'A', callbackAt: '2026-01-03T10:00:00Z' }], opts)).toEqual({ 'calls.0.callbackAt': 'tooLate' });
     expect(callLogProblems([{ placementTaskId: 1, result: 'CallBack', spokeWith: 'A', callbackAt: '2026-01-03T10:00:00Z' }], { now, allowExtended: () => true })).toEqual({});
   });
+  it('takes in a bulk change only the results the bulk modal offers', () => {
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WillNotAccept', spokeWith: 'A' }], { ...opts, bulk: true })).toEqual({ 'calls.0.result': 'notBulk' });
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WaitingToHearBack', spokeWith: 'A' }], { ...opts, bulk: true })).toEqual({});
+    expect(callLogProblems([{ placementTaskId: 1, result: 'WillNotAccept', spokeWith: 'A' }], opts)).toEqual({});
+  });
+  it('refuses ticked accept-grid cells the division cannot take', () => {
+    const enabled = acceptGridEnabled({ genders: ['Female'], acceptedPatients: { allAges: true } });
+    const accept = { male: { adolescent: false, adult: true, geriatric: false }, female: { adolescent: false, adult: true, geriatric: false } };
+    expect(callLogProblems([{ placementTaskId: 1, result: 'GrantedAccess', spokeWith: 'A', accept }], { ...opts, acceptEnabled: () => enabled })).toEqual({ 'calls.0.accept.male.adult': 'notAccepted' });
+  });
 });
 
 describe('accept grid (spec 02 §5)', () => {
@@ -98,5 +110,24 @@ describe('accept grid (spec 02 §5)', () => {
     const grid = acceptGridEnabled({ genders: ['Female'], acceptedPatients: { allAges: false, adolescent: { isActive: false }, adult: { isActive: true }, geriatric: { isActive: true } } });
     expect(grid).toEqual({ male: { adolescent: false, adult: false, geriatric: false }, female: { adolescent: false, adult: true, geriatric: true } });
     expect(acceptGridEnabled({ genders: null, acceptedPatients: { allAges: true } }).male.adolescent).toBe(true);
+  });
+});
+
+describe('the claimed division in the call log (spec 02 §3)', () => {
+  it('names its ages, genders and flags', () => {
+    expect(
+      divisionFacts({
+        genders: ['Female'],
+        acceptedPatients: { allAges: false, adolescent: { isActive: false }, adult: { isActive: true, from: 18, to: 64 }, geriatric: { isActive: true, from: 55, to: 110 } },
+        veteranOnly: true,
+        extendMaximumCallbackTime: true,
+      }),
+    ).toEqual(['Adult 18–64', 'Geriatric 55–110', 'Female', 'Veterans only', 'Callbacks up to 68 h']);
+    expect(divisionFacts({ acceptedPatients: { allAges: true } })).toEqual(['All ages', 'Any gender']);
+  });
+  it('leaves WillNotAccept tasks out only while they have no callback', () => {
+    expect(isWillNotAcceptWithEmptyCallback('WillNotAccept', null)).toBe(true);
+    expect(isWillNotAcceptWithEmptyCallback('WillNotAccept', '2026-01-01T10:00:00Z')).toBe(false);
+    expect(isWillNotAcceptWithEmptyCallback('NoAnswer', null)).toBe(false);
   });
 });

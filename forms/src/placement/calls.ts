@@ -106,6 +106,38 @@ export function acceptGridEnabled(division: {
   return { male: row('male'), female: row('female') };
 }
 
+/**
+ * What the call log tells of the claimed division besides its phones (spec 02 §3 "Division (as
+ * used by the call log)"): the accepted ages and genders, and its flags.
+ */
+export function divisionFacts(d: {
+  genders?: readonly string[] | null;
+  acceptedPatients?: AcceptedAgesRecord;
+  veteranOnly?: boolean | null;
+  extendMaximumCallbackTime?: boolean | null;
+  documentInEHR?: boolean | null;
+  noPlacement?: boolean | null;
+}): string[] {
+  const facts: string[] = [];
+  const ap = d.acceptedPatients;
+  if (!ap || ap.allAges) facts.push('All ages');
+  else
+    for (const band of ACCEPT_AGES) {
+      const b = ap[band];
+      if (!b?.isActive) continue;
+      const range = b.from != null && b.to != null ? ` ${b.from}–${b.to}` : b.from != null ? ` ${b.from}+` : b.to != null ? ` up to ${b.to}` : '';
+      facts.push(`${band[0].toUpperCase()}${band.slice(1)}${range}`);
+    }
+  facts.push(d.genders?.length ? d.genders.join(', ') : 'Any gender');
+  if (d.veteranOnly) facts.push('Veterans only');
+  if (d.extendMaximumCallbackTime) facts.push('Callbacks up to 68 h');
+  if (d.documentInEHR) facts.push('Documents in the EHR');
+  if (d.noPlacement) facts.push('No placement');
+  return facts;
+}
+type AcceptedAgesRecord = { allAges?: boolean; adolescent?: AgeBand; adult?: AgeBand; geriatric?: AgeBand } | null | undefined;
+type AgeBand = { isActive?: boolean; from?: number | null; to?: number | null } | null | undefined;
+
 // ---------------------------------------------------------------------------------------------
 // Undo (spec 02 §4 "Undo a call")
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +148,13 @@ const UNDO_CASE_STATUSES = ['ServicesLocated_WaitingForConfirmation', 'LocatingS
 export function canUndoCall(caseStatus: string, call: { result: string | null; undone: boolean; isClaimed: boolean }): boolean {
   return UNDO_CASE_STATUSES.includes(caseStatus) && !call.isClaimed && !!call.result && !call.undone;
 }
+
+/**
+ * A task whose last call is WillNotAccept with no callback left is done with: the placements list
+ * leaves it out unless asked to include it (spec 02 §7 includeWillNotAcceptWithEmptyCallback).
+ */
+export const isWillNotAcceptWithEmptyCallback = (lastResult: string | null | undefined, callbackAt: string | Date | null | undefined): boolean =>
+  lastResult === 'WillNotAccept' && !callbackAt;
 
 /** The case statuses in which calls may be logged (otherwise the case was closed or reworked). */
 export const PLACEMENT_CASE_STATUSES: readonly string[] = UNDO_CASE_STATUSES;
@@ -149,7 +188,14 @@ export interface CallEntryInput {
  */
 export function callLogProblems(
   rows: readonly CallEntryInput[],
-  opts: { now: Date; allowExtended: (taskId: number) => boolean },
+  opts: {
+    now: Date;
+    allowExtended: (taskId: number) => boolean;
+    /** A bulk change: every row's result must be one the bulk modal offers. */
+    bulk?: boolean;
+    /** The accept-grid cells the task's division can take (a ticked cell outside them is refused). */
+    acceptEnabled?: (taskId: number) => AcceptGrid | null;
+  },
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   if (!rows.length) {
@@ -160,6 +206,7 @@ export function callLogProblems(
   rows.forEach((r, i) => {
     const at = `calls.${i}.`;
     if (!r.result) problems[`${at}result`] = 'required';
+    else if (opts.bulk && !(BULK_RESULTS as readonly string[]).includes(r.result)) problems[`${at}result`] = 'notBulk';
     if (needSpokeWith && !r.spokeWith?.trim()) problems[`${at}spokeWith`] = 'required';
     if (r.result && needsCallbackTime(r.result) && !r.callbackAt) problems[`${at}callbackAt`] = 'required';
     if (r.callbackAt) {
@@ -168,6 +215,10 @@ export function callLogProblems(
       else if (t <= opts.now.getTime()) problems[`${at}callbackAt`] = 'past';
       else if (t > latestCallback(opts.now, opts.allowExtended(r.placementTaskId)).getTime() + 60_000) problems[`${at}callbackAt`] = 'tooLate';
     }
+    const enabled = r.accept && opts.acceptEnabled ? opts.acceptEnabled(r.placementTaskId) : null;
+    if (enabled && r.accept)
+      for (const g of ACCEPT_GENDERS)
+        for (const a of ACCEPT_AGES) if (r.accept[g]?.[a] && !enabled[g][a]) problems[`${at}accept.${g}.${a}`] = 'notAccepted';
   });
   return problems;
 }

@@ -43,7 +43,7 @@ export const callLogSubmitSchema = objectSchema('callLogSubmit', ['calls'], {
 /** Structural rules the server re-checks with its own clock and the divisions (callLogProblems). */
 export const callLogSubmitRules = (d: any): FieldError[] => {
   if (!Array.isArray(d?.calls)) return [];
-  const problems = callLogProblems(d.calls, { now: new Date(), allowExtended: () => true });
+  const problems = callLogProblems(d.calls, { now: new Date(), allowExtended: () => true, bulk: d.bulk === true });
   return Object.entries(problems).map(([field, key]) => ({ field, key, message: CALL_LOG_MESSAGES[key] ?? key }));
 };
 
@@ -53,6 +53,8 @@ export const CALL_LOG_MESSAGES: Record<string, string> = {
   past: 'Must be in the future',
   tooLate: 'Later than the longest follow-up allowed',
   format: 'Must be a date and time',
+  notBulk: 'Not a result of the bulk change',
+  notAccepted: 'The division does not take this age or gender',
 };
 
 /** Draft rows: anything the coordinator typed so far (nothing required). */
@@ -102,12 +104,19 @@ export const placementLogFilterSchema = objectSchema('placementLogFilter', [], {
   patientName: optionalMediumText,
 });
 
-/** to not earlier than from (spec 02 §5 placement log and division log search). */
-export const placementLogFilterRules = (d: any): FieldError[] =>
-  d?.from && d?.to && Date.parse(d.to) < Date.parse(d.from) ? [{ field: 'to', key: 'crossTime', message: 'To must not be earlier than from' }] : [];
-
 /** The oldest date a log search may start from (spec 02 §5 log searches). */
 export const LOG_MIN_DATE = '1902-01-01T00:00:00.000Z';
+
+/**
+ * The placement log search (spec 02 §5): from not before the minimum date (01/01/1902), to not
+ * earlier than from. The division log's search adds "not in the future" (logDateProblems).
+ */
+export const placementLogFilterRules = (d: any): FieldError[] => {
+  const errors: FieldError[] = [];
+  if (d?.from && Date.parse(d.from) < Date.parse(LOG_MIN_DATE)) errors.push({ field: 'from', key: 'minDate', message: 'From must not be before 01/01/1902' });
+  if (d?.from && d?.to && Date.parse(d.to) < Date.parse(d.from)) errors.push({ field: 'to', key: 'crossTime', message: 'To must not be earlier than from' });
+  return errors;
+};
 const DAY_MS = 24 * 3600 * 1000;
 
 /**

@@ -1,6 +1,6 @@
 import { normalizeInput } from '../normalize';
 import { validate } from '../validation';
-import { payerFullAddress } from './reference';
+import { payerFullAddress, payerLookupEntries } from './reference';
 
 const group = (o: Record<string, unknown> = {}) =>
   normalizeInput({
@@ -47,5 +47,14 @@ describe('reference data schemas (spec 03 §5)', () => {
     expect(payerFullAddress({ streetLine: '1 Main St', city: 'Tampa', state: 'FL', zipCode: '33602' })).toBe('1 Main St, Tampa, FL 33602');
     expect(payerFullAddress({ city: null })).toBeNull();
     expect(payerFullAddress(null)).toBeNull();
+  });
+});
+
+describe('payer look-up entries (spec 02 §3: first two addresses, the rest in a tooltip)', () => {
+  it('keeps each payer and plan once, with its distinct addresses split after the second', () => {
+    const rec = (street: string) => ({ payerId: 1, payerName: 'Humana', planName: 'Gold', memberId: null, insuranceAddress: street, insuranceCity: 'Louisville', insuranceState: 'KY', insuranceZipCode: '40202', insurancePhoneNumber: null });
+    expect(payerLookupEntries([rec('1 A St'), rec('2 B St'), rec('1 A St'), rec('3 C St')])).toEqual([
+      { payerId: 1, payerName: 'Humana', planName: 'Gold', shown: ['1 A St, Louisville, KY 40202', '2 B St, Louisville, KY 40202'], more: ['3 C St, Louisville, KY 40202'] },
+    ]);
   });
 });

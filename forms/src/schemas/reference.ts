@@ -145,6 +145,31 @@ export function payerFullAddress(a: PayerAddress | null | undefined): string | n
   return parts.length ? parts.join(', ') : null;
 }
 
+/** The payer look-up shows a result's first two addresses; the rest go in a tooltip (spec 02 §3). */
+export const PAYER_ADDRESSES_SHOWN = 2;
+
+/**
+ * The payer look-up's results (GET /api/payers/insurance) as the insurance form lists them: one
+ * entry per payer and plan, with its distinct addresses split into the shown ones and the rest.
+ */
+export function payerLookupEntries(records: readonly PayerInsuranceRecord[]): Array<{
+  payerId: number;
+  payerName: string;
+  planName: string;
+  shown: string[];
+  more: string[];
+}> {
+  const byKey = new Map<string, { payerId: number; payerName: string; planName: string; addresses: string[] }>();
+  for (const r of records) {
+    const key = `${r.payerId}\u0000${r.planName}`;
+    const entry = byKey.get(key) ?? { payerId: r.payerId, payerName: r.payerName, planName: r.planName, addresses: [] };
+    const line = payerFullAddress({ streetLine: r.insuranceAddress, city: r.insuranceCity, state: r.insuranceState, zipCode: r.insuranceZipCode });
+    if (line && !entry.addresses.includes(line)) entry.addresses.push(line);
+    byKey.set(key, entry);
+  }
+  return [...byKey.values()].map(({ addresses, ...e }) => ({ ...e, shown: addresses.slice(0, PAYER_ADDRESSES_SHOWN), more: addresses.slice(PAYER_ADDRESSES_SHOWN) }));
+}
+
 /* ---------- Billing code ---------- */
 
 /** Create/edit modal of /billing-codes (spec 03 §3 Billing code, §5). */

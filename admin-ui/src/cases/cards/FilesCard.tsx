@@ -9,6 +9,7 @@ import {
   Typography,
 } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
+import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -16,7 +17,7 @@ import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_MESSAGE, fileTitleFromName, type PatientFileRow } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { keys, useAppData, useAppQuery } from '../../data/query';
-import { FormDialog, NoteField, schemaProblems } from '../page/dialogs';
+import { ConfirmDialog, FormDialog, NoteField, schemaProblems } from '../page/dialogs';
 import { SimpleTable } from '../../common/SimpleTable';
 import type { CaseCardProps } from '../types';
 import { CaseCard, useCardCommands } from './CaseCard';
@@ -49,6 +50,7 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
   const { data, error } = useAppQuery(keys.case(caseRecord.id, 'files'), (d) => d.patientFiles(caseRecord.id));
   const { run, problems, setProblems, busy, handle, dialog } = useCardCommands(caseRecord, onChanged, ['files']);
   const [form, setForm] = useState<FormState | null>(null);
+  const [removing, setRemoving] = useState<PatientFileRow | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const closed = caseRecord.status === CaseStatus.Closed;
   const canUpload = !closed && ability.can('create', 'PatientFile');
@@ -146,6 +148,19 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
             <NoteField label="Note" value={form?.note ?? ''} onChange={(note) => setForm((s) => (s ? { ...s, note } : s))} error={problems.note} testId="file-note-input" />
           </FormDialog>
           {dialog}
+          <ConfirmDialog
+            open={!!removing}
+            title="Remove file"
+            message={`Remove the file ${removing?.title ?? ''}? This cannot be undone.`}
+            confirmLabel="Remove"
+            busy={busy}
+            testId="file-remove-dialog"
+            onClose={() => setRemoving(null)}
+            onConfirm={async () => {
+              const f = removing;
+              if (f && (await run((d) => d.removePatientFile(caseRecord.id, f.id), 'File removed'))) setRemoving(null);
+            }}
+          />
         </>
       }
     >
@@ -181,7 +196,8 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
                         <DownloadIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    {canUpload ? (
+                    {/* Facility staff edit and remove only the files they submitted (the server says which, per file). */}
+                    {f.canEdit ? (
                       <Tooltip title="Edit title and note">
                         <IconButton
                           size="small"
@@ -195,7 +211,14 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
                         </IconButton>
                       </Tooltip>
                     ) : null}
-                    {canHide ? (
+                    {f.canDelete ? (
+                      <Tooltip title="Remove">
+                        <IconButton size="small" disabled={busy} data-testid="file-remove" onClick={() => setRemoving(f)}>
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    ) : null}
+                    {canHide && f.canHide ? (
                       <Tooltip title={f.hidden ? 'Unhide' : 'Hide'}>
                         <IconButton
                           size="small"

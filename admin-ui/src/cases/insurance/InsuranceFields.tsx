@@ -1,8 +1,10 @@
-import { Box, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Box, Button, Typography } from '@mui/material';
 import { BooleanInput, DateInput, SelectInput, TextInput, useOptionalSourceContext } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { RELATIONS_TO_INSURED, RESPONSIBLE_PARTY_ROLES, responsiblePartyForRelation } from '@crisis/forms';
 import { PhoneInput } from '../../common/PhoneInput';
+import { PayerPlanLookup } from './PayerPlanLookup';
 
 const RELATION_CHOICES = RELATIONS_TO_INSURED.map((r) => ({ id: r, name: r }));
 const ROLE_CHOICES = RESPONSIBLE_PARTY_ROLES.map((r) => ({ id: r, name: r.replace(/([a-z])([A-Z])/g, '$1 $2') }));
@@ -22,6 +24,8 @@ export interface InsuranceFieldsProps {
   disabled?: boolean;
   /** Hide the verified switch (e.g. a form that always saves verified insurances). */
   hideVerified?: boolean;
+  /** Offer the payer look-up by plan name (spec 01 §5 Insurance). */
+  planLookup?: boolean;
 }
 
 /**
@@ -31,7 +35,8 @@ export interface InsuranceFieldsProps {
  * item (the case-creation form), where the sources are prefixed with the item's path.
  * Relation Self copies the patient into the responsible party; any other relation clears it.
  */
-export function InsuranceFields({ payers, patient, disabled, hideVerified }: InsuranceFieldsProps) {
+export function InsuranceFields({ payers, patient, disabled, hideVerified, planLookup }: InsuranceFieldsProps) {
+  const [lookup, setLookup] = useState(false);
   const sourceContext = useOptionalSourceContext();
   const src = (s: string) => (sourceContext ? sourceContext.getSource(s) : s);
   const form = useFormContext();
@@ -53,6 +58,11 @@ export function InsuranceFields({ payers, patient, disabled, hideVerified }: Ins
     <Box data-testid="insurance-fields" sx={{ display: 'flex', flexDirection: 'column' }}>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         <SelectInput source="payerId" label="Payer *" choices={payerChoices} disabled={disabled} sx={{ minWidth: 240 }} data-testid="insurance-payer" />
+        {planLookup && !disabled && (
+          <Button size="small" sx={{ alignSelf: 'center' }} onClick={() => setLookup(true)} data-testid="insurance-plan-lookup">
+            Look up by plan name
+          </Button>
+        )}
         <TextInput source="insuranceId" label="Insurance ID *" disabled={disabled} data-testid="insurance-id" />
         <TextInput source="groupId" label="Group ID" disabled={disabled} data-testid="insurance-group-id" />
       </Box>
@@ -80,6 +90,16 @@ export function InsuranceFields({ payers, patient, disabled, hideVerified }: Ins
         <DateInput source="responsibleParty.dateOfBirth" label="Date of birth" disabled={disabled} readOnly={self} />
         <SelectInput source="responsibleParty.role" label="Role" choices={ROLE_CHOICES} emptyText="—" disabled={disabled} readOnly={self} sx={{ minWidth: 160 }} />
       </Box>
+      {planLookup && (
+        <PayerPlanLookup
+          open={lookup}
+          onClose={() => setLookup(false)}
+          onPick={(payerId) => {
+            form.setValue(src('payerId'), payerId, { shouldDirty: true, shouldValidate: true });
+            setLookup(false);
+          }}
+        />
+      )}
     </Box>
   );
 }

@@ -98,7 +98,7 @@ function InsuranceDialog(props: {
       <DialogTitle>{props.editing ? 'Edit insurance' : 'Add insurance'}</DialogTitle>
       <Form record={record} onSubmit={submit} validate={validateInsurance} sanitizeEmptyValues={false}>
         <DialogContent dividers>
-          <InsuranceFields payers={props.payers} patient={props.patient} />
+          <InsuranceFields payers={props.payers} patient={props.patient} planLookup />
         </DialogContent>
         <SaveButtons onClose={props.onClose} />
       </Form>

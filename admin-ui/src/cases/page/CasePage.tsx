@@ -3,6 +3,7 @@ import { useParams } from 'react-router-dom';
 import { Alert, Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import RateReviewIcon from '@mui/icons-material/RateReview';
+import HistoryIcon from '@mui/icons-material/History';
 import { CaseStatus, DivisionType, OLD_SYSTEM_DOCUMENTS_MESSAGE, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
@@ -14,6 +15,7 @@ import type { CaseCardProps } from '../types';
 import { enumLabel } from './caseLabels';
 import { CaseActivityCard } from './CaseActivityCard';
 import { PlacementsCard } from '../../placement/PlacementsCard';
+import { FullLogDialog } from '../../placement/full-log/FullLogDialog';
 import { RequestsCard } from './RequestsCard';
 import { StatusControl } from './StatusControl';
 import {
@@ -48,7 +50,7 @@ const LAYOUTS: Record<CaseLayoutKind, { main: CardComponent[]; side: CardCompone
     side: [PatientCard, SourceFacilityCard, DecisionCard, VitalsCard, InsuranceCard],
   },
   referring: {
-    main: [CaseNotesCard, FilesCard],
+    main: [RequestsCard, CaseNotesCard, FilesCard],
     side: [PatientCard, SourceFacilityCard],
   },
   provider: {
@@ -72,6 +74,7 @@ export function CasePage() {
   const { context, ability } = useSession();
   const [feedback, setFeedback] = useState(false);
   const [pdf, setPdf] = useState(false);
+  const [placementLog, setPlacementLog] = useState(false);
   const valid = Number.isInteger(caseId) && caseId > 0 && String(caseId) === id;
   // A provider opening a case with his Pending request: the server moves it to InProgress (spec 01 §4).
   const load = useAppQuery(keys.case(caseId, 'details'), (dp) => dp.caseDetails(caseId), { enabled: valid });
@@ -133,6 +136,12 @@ export function CasePage() {
             Provide feedback
           </Button>
         )}
+        {/* Facility staff read the placement activity log (spec 02 §2); coordinators open it from the placements card. */}
+        {ability.can('read', 'PlacementLog') && !ability.can('manage', 'Placement') && (
+          <Button size="small" startIcon={<HistoryIcon />} onClick={() => setPlacementLog(true)} data-testid="case-placement-log">
+            Placement activity
+          </Button>
+        )}
         <SummaryPdfButton caseRecord={record} />
         <NotesPdfButton caseRecord={record} />
         {context.role !== UserType.FacilityUser || context.divisionType !== DivisionType.Referring ? (
@@ -154,6 +163,7 @@ export function CasePage() {
         </Box>
       </Box>
       <ExportPdfDialogSlot caseRecord={record} open={pdf} onClose={() => setPdf(false)} />
+      {placementLog && <FullLogDialog caseId={record.id} open onClose={() => setPlacementLog(false)} />}
       <FeedbackDialog caseRecord={record} open={feedback} onClose={() => setFeedback(false)} onSaved={onChanged} />
     </Box>
   );

@@ -47,12 +47,16 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
   const [cancelling, setCancelling] = useState<CaseRequest | null>(null);
   const [notReady, setNotReady] = useState<CaseRequest | null>(null);
   const [bio, setBio] = useState<Bio | null>(null);
+  const [nearby, setNearby] = useState(false);
   const closed = caseRecord.status === CaseStatus.Closed;
   const role = context.role;
   const isProvider = ability.can('access', 'ProviderCases');
   const canCreate = !closed && ability.can('create', 'Request');
   // ITP staff read the provider's evaluation (spec 02 §6; the screen is read-only for them).
   const canViewEvaluation = ability.can('update', 'CaseStatus');
+  // A referring facility's user reads the requests with fewer columns and no actions (spec 01 §2, §6
+  // "Requests view: every role"): whoever may neither create requests nor evaluate them.
+  const readOnly = !ability.can('create', 'Request') && !isProvider;
   const evaluationPath = (r: CaseRequest) => `/cases/${caseRecord.id}/requests/${r.id}/evaluation`;
 
   const openCreate = () => {
@@ -96,8 +100,8 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                 <TableCell>Status</TableCell>
                 <TableCell>Provider</TableCell>
                 <TableCell>Created</TableCell>
-                <TableCell>Notes</TableCell>
-                <TableCell />
+                {!readOnly && <TableCell>Notes</TableCell>}
+                {!readOnly && <TableCell />}
               </TableRow>
             </TableHead>
             <TableBody>
@@ -119,13 +123,13 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                       )}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</TableCell>
-                    <TableCell sx={{ maxWidth: 280 }}>
+                    {!readOnly && <TableCell sx={{ maxWidth: 280 }}>
                       {r.note && <Typography variant="body2">{r.note}</Typography>}
                       {r.facilityNote && <Typography variant="caption" display="block">Facility ({r.facilityNote.authorName}): {r.facilityNote.value}</Typography>}
                       {r.itpNote && !isProvider && <Typography variant="caption" display="block">ITP ({r.itpNote.authorName}): {r.itpNote.value}</Typography>}
                       {r.reason && <Typography variant="caption" display="block" color="text.secondary">Reason: {r.reason}</Typography>}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }} align="right">
+                    </TableCell>}
+                    {!readOnly && <TableCell sx={{ whiteSpace: 'nowrap' }} align="right">
                       {!closed && canEditRequest(role, r) && (
                         <Button size="small" onClick={() => setEditing(r)} data-testid="request-edit">
                           Edit
@@ -134,6 +138,11 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                       {!closed && canCancelRequest(role, r) && (
                         <Button size="small" color="error" onClick={() => setCancelling(r)} data-testid="request-cancel">
                           Cancel
+                        </Button>
+                      )}
+                      {!closed && mine && isActiveRequestStatus(r.status) && (
+                        <Button size="small" onClick={() => setNearby(true)} data-testid="request-inpatient-nearby">
+                          Inpatient facilities nearby
                         </Button>
                       )}
                       {!closed && mine && r.status === 'InProgress' && (
@@ -157,10 +166,10 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
                         </Button>
                       )}
                       {r.hasEvaluation && <EvaluationPdfButton caseId={caseRecord.id} requestId={r.id} />}
-                    </TableCell>
+                    </TableCell>}
                   </TableRow>,
                   // The video meeting of a request that has a provider, or had a meeting (spec 02 §2 "Video evaluation").
-                  (r.onlineMeeting || (r.evaluationProviderId && isActiveRequestStatus(r.status) && !closed)) && ability.can('read', 'OnlineMeeting') && (
+                  !readOnly && (r.onlineMeeting || (r.evaluationProviderId && isActiveRequestStatus(r.status) && !closed)) && ability.can('read', 'OnlineMeeting') && (
                     <TableRow key={`${r.id}-video`} data-testid={`request-video-${r.id}`}>
                       <TableCell colSpan={6} sx={{ borderTop: 0, pt: 0 }}>
                         <VideoMeetingControls request={r} />
@@ -190,6 +199,7 @@ export function RequestsCard({ caseRecord, onChanged }: CaseCardProps) {
           }}
         />
       )}
+      {nearby && <InpatientNearbyDialog caseId={caseRecord.id} onClose={() => setNearby(false)} />}
       <CancelRequestDialog
         requestId={cancelling?.id ?? null}
         onClose={() => setCancelling(null)}
@@ -360,3 +370,52 @@ export function RequestDialog({
 }
 
 export const hasActiveRequest = (requests: CaseRequest[]) => requests.some((r) => isActiveRequestStatus(r.status));
+
+/**
+ * Inpatient facilities nearby (spec 01 §2 modal, §6 "providers handle … inpatient facility list …
+ * only when assigned"): the active mental-health inpatient divisions nearest the case's source
+ * facility, with their distance in miles, nearest first.
+ */
+function InpatientNearbyDialog({ caseId, onClose }: { caseId: number; onClose: () => void }) {
+  const { data, failure } = useAppQuery(keys.case(caseId, 'inpatient-nearby'), (d) => d.inpatientDivisionsNearby(caseId));
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="inpatient-nearby-dialog">
+      <DialogTitle>Inpatient facilities nearby</DialogTitle>
+      <DialogContent>
+        {failure ? (
+          <Typography color="error">{isCodedError(failure) ? failure.message : 'The list could not be loaded'}</Typography>
+        ) : !data ? (
+          <Typography color="text.secondary">Loading…</Typography>
+        ) : data.length === 0 ? (
+          <Typography color="text.secondary">No inpatient facility found.</Typography>
+        ) : (
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Facility / division</TableCell>
+                <TableCell>City</TableCell>
+                <TableCell align="right">Proximity</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((d) => (
+                <TableRow key={d.divisionId} data-testid="inpatient-nearby-row">
+                  <TableCell>
+                    {d.facilityName} / {d.divisionName}
+                  </TableCell>
+                  <TableCell>{[d.city, d.state].filter(Boolean).join(', ')}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {d.proximityMiles.toFixed(1)} mi
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

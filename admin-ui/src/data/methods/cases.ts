@@ -5,6 +5,8 @@ import type {
   CaseRequest,
   CaseState,
   PatientChangeLogRow,
+  InpatientDivisionNearby,
+  PayerInsuranceRecord,
   ProviderOption,
   ReferringDivisionOption,
 } from '@crisis/forms';
@@ -26,6 +28,10 @@ export const caseMethods = {
   caseRemoveFromAccepted: (id: number, divisionId: number) => http.put<CaseState>(`${base(id)}/remove-from-accepted`, { divisionId }),
   caseCloseOptions: (id: number) =>
     http.get<{ accepted: ReferringDivisionOption[]; referring: ReferringDivisionOption[] }>(`${base(id)}/close-options`),
+  /** The insurance form's payer look-up by plan name (spec 01 §5 Insurance). */
+  payerInsuranceLookup: (planName: string) => http.get<PayerInsuranceRecord[]>(`/api/payers/insurance?planName=${encodeURIComponent(planName)}`),
+  /** Active mental-health inpatient divisions nearest the case's source facility, in miles (spec 01 §2). */
+  inpatientDivisionsNearby: (id: number) => http.get<InpatientDivisionNearby[]>(`/api/cases/inpatient-divisions/${id}`),
   caseActivity: (id: number) => http.get<ActivityRow[]>(`${base(id)}/activity`),
   caseActivityReport: (id: number) => http.get<ActivityReport>(`${base(id)}/activity/report`),
   caseRequests: (id: number) => http.get<CaseRequest[]>(`${base(id)}/requests`),

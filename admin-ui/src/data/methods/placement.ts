@@ -26,11 +26,14 @@ export function callLogLease(claimId: number): number | null {
 
 /** Placement of a case, the calls card, the call log and its logs (spec 02 §2). */
 export const placementMethods = {
-  placements: (caseId: number) => http.get<Placements>(`/api/cases/${caseId}/placements`),
+  placements: (caseId: number, includeWillNotAccept = false) =>
+    http.get<Placements>(`/api/cases/${caseId}/placements${includeWillNotAccept ? '?includeWillNotAcceptWithEmptyCallback=true' : ''}`),
   setIncludeOutOfState: (caseId: number, includeOutOfState: boolean) => http.put<unknown>(`/api/cases/${caseId}/include-out-of-state`, { includeOutOfState }),
   generatePlacementTasks: (caseId: number, notes: string | null) => http.post<unknown>(`${base}/generate/${caseId}`, { notes }),
   addPlacementDivision: (caseId: number, divisionId: number) => http.post<unknown>(`${base}/create`, { caseId, divisionId }),
-  placementLog: (caseId: number, query = '') => http.get<PlacementLogRow[]>(`${base}/log/${caseId}${query ? `?${query}` : ''}`),
+  /** One page of a case's placement log (the server pages by 10). */
+  placementLog: (caseId: number, query: string, page: number, perPage: number) =>
+    http.page<PlacementLogRow>(`${base}/log/${caseId}?${query ? `${query}&` : ''}range=${range(page, perPage)}`),
   undoPlacementCall: (placementTaskId: number, callId: string) => http.put<unknown>(`${base}/${placementTaskId}/undo/${callId}`, {}),
   acceptedCases: (sort: [string, string], page: number, perPage: number) =>
     http.page<AcceptedCase>(`/api/cases/accepted?sort=${enc(sort)}&range=${range(page, perPage)}`),

@@ -48,6 +48,7 @@ export const recordMethods = {
   },
   updatePatientFile: (id: number, fileId: number, body: unknown) => http.put<Saved>(`${base(id)}/files/${fileId}`, body),
   downloadPatientFile: (caseId: number, file: PatientFileRow) => downloadFile(`${base(caseId)}/files/${file.id}`, file.fileName),
+  removePatientFile: (id: number, fileId: number) => http.del<Saved>(`${base(id)}/files/${fileId}`),
   setPatientFileHidden: (id: number, fileId: number, hidden: boolean) => http.post<Saved>(`${base(id)}/files/${fileId}/hidden`, { hidden }),
   caseTags: (id: number) => http.get<TagsPayload>(`${base(id)}/tags`),
   setCaseTags: (id: number, tagIds: number[]) => http.put<TagsPayload>(`${base(id)}/tags`, { tagIds }),

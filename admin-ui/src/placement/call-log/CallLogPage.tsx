@@ -32,10 +32,11 @@ import {
   acceptGridEnabled,
   alternateResult,
   callLogProblems,
+  contactLines,
   defaultFollowUpMinutes,
+  divisionFacts,
   followUpOptions,
   formatDateTime,
-  formatPhone,
   type AcceptGrid,
 } from '@crisis/forms';
 import { isCodedError } from '../../data/codedError';
@@ -98,13 +99,6 @@ const entry = (taskId: number, r: RowState, now = Date.now()): CallEntry => ({
   spokeWith: r.spokeWith.trim() || null,
   accept: r.accept,
 });
-
-function contactLines(contacts: unknown): Array<{ label: string; value: string }> {
-  if (!contacts || typeof contacts !== 'object') return [];
-  return Object.entries(contacts as Record<string, unknown>)
-    .filter(([k, v]) => typeof v === 'string' && v && /^(phone|fax)/i.test(k))
-    .map(([k, v]) => ({ label: /^fax/i.test(k) ? 'Fax' : 'Phone', value: formatPhone(v as string) }));
-}
 
 /**
  * /call-log/claim/{claimId} (spec 02 §2 "Call log", §4, §5): the tasks of the claimed division
@@ -281,7 +275,7 @@ export function CallLogPage() {
     const now = Date.now();
     const calls = selectedTasks.map((t) => entry(t.id, rows[t.id], now));
     const ids = selectedTasks.map((t) => t.id);
-    const found = callLogProblems(calls, { now: new Date(now), allowExtended: () => data.division.extendMaximumCallbackTime });
+    const found = callLogProblems(calls, { now: new Date(now), allowExtended: () => data.division.extendMaximumCallbackTime, bulk, acceptEnabled: () => grid });
     if (Object.keys(found).length) {
       const byRow: Record<number, Record<string, string>> = {};
       for (const [field, key] of Object.entries(found)) {
@@ -317,6 +311,7 @@ export function CallLogPage() {
   if (loadError) return <Alert severity="error">{loadError}</Alert>;
 
   const d = data?.division;
+  // The division's own lines first (with their extensions), then the facility's.
   const phones = d ? [...contactLines(d.contacts), ...contactLines(d.facility.contacts)] : [];
   const uniquePhones = phones
     .filter((p, i) => phones.findIndex((q) => q.label === p.label && q.value === p.value) === i)
@@ -338,6 +333,16 @@ export function CallLogPage() {
                   <Typography color="text.secondary">
                     {[d.referringType && enumLabel(d.referringType), [d.facility.city, d.facility.state].filter(Boolean).join(', ')].filter(Boolean).join(' · ')}
                   </Typography>
+                  {d.description && (
+                    <Typography variant="body2" sx={{ mt: 0.5, maxWidth: 720, whiteSpace: 'pre-line' }} data-testid="call-log-description">
+                      {d.description}
+                    </Typography>
+                  )}
+                  <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap', gap: 0.5 }} data-testid="call-log-facts">
+                    {divisionFacts(d).map((f) => (
+                      <Chip key={f} size="small" variant="outlined" label={f} data-testid="call-log-fact" />
+                    ))}
+                  </Stack>
                   <Stack direction="row" spacing={2} sx={{ mt: 1, flexWrap: 'wrap' }}>
                     {uniquePhones.map((p, i) => (
                       <Typography key={i} variant="body2" data-testid="call-log-contact">
@@ -649,6 +654,11 @@ function TaskRows({
                     ))}
                   </TableBody>
                 </Table>
+                {problems.accept && (
+                  <Typography variant="caption" color="error" data-testid="call-log-accept-error">
+                    {problems.accept}
+                  </Typography>
+                )}
               </Box>
             </Box>
           </TableCell>

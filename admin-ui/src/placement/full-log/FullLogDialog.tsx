@@ -9,11 +9,12 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
+  TablePagination,
   TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
-import { CALL_RESULTS, formatDateTime } from '@crisis/forms';
+import { CALL_RESULTS, LOG_PAGE_SIZE, formatDateTime, placementLogFilterRules } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
@@ -45,6 +46,8 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
   const undoCall = useAppMutation((d, row: PlacementLogRow) => d.undoPlacementCall(row.placementTaskId, row.placementTaskCallId), [keys.case(caseId, 'placements')]);
   const { ability } = useSession();
   const [rows, setRows] = useState<PlacementLogRow[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
   const [allRows, setAllRows] = useState<PlacementLogRow[]>([]);
   const [sort, setSort] = useState<Sort<SortField>>({ field: 'dateContact', order: 'DESC' });
   const [from, setFrom] = useState('');
@@ -66,25 +69,35 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
     return f;
   }, [from, to, facilities, results, coordinators]);
   const query = `sort=${encodeURIComponent(JSON.stringify([sort.field, sort.order]))}&filter=${encodeURIComponent(JSON.stringify(filter))}`;
-  const toBeforeFrom = !!from && !!to && to < from;
+  // The search's date rules, as the server checks them (spec 02 §5: from has a minimum date, to not earlier than from).
+  const dateErrors: Record<string, string> = {};
+  for (const e of placementLogFilterRules({ from: filter.from, to: filter.to })) dateErrors[e.field] ??= e.message;
+  const invalid = !!(dateErrors.from || dateErrors.to);
 
   const load = useCallback(async () => {
-    if (toBeforeFrom) return;
+    if (invalid) return;
     try {
-      setRows(await dp.placementLog(caseId, query));
+      const res = await dp.placementLog(caseId, query, page, LOG_PAGE_SIZE);
+      setRows(res.rows);
+      setTotal(res.total);
       setError(null);
     } catch (e) {
       setError(isCodedError(e) ? e.message : 'The log could not be loaded');
     }
-  }, [caseId, query, toBeforeFrom, dp]);
+  }, [caseId, query, page, invalid, dp]);
 
   useEffect(() => {
     if (open) void load();
   }, [open, load]);
+  useEffect(() => setPage(0), [query]);
   // The choices of the facility and coordinator filters come from the unfiltered log.
   useEffect(() => {
-    if (open) void dp.placementLog(caseId).then(setAllRows).catch(() => undefined);
-  }, [open, caseId, rows.length, dp]);
+    if (open)
+      void dp
+        .placementLog(caseId, '', 0, 1000)
+        .then((r) => setAllRows(r.rows))
+        .catch(() => undefined);
+  }, [open, caseId, total, dp]);
   const facilityChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.referringFacilityDivisionInfo.facilityId, name: r.referringFacilityDivisionInfo.facilityName }))), [allRows]);
   const coordinatorChoices = useMemo(() => uniq(allRows.map((r) => ({ id: r.coordinatorId, name: r.crisisCoordinator }))), [allRows]);
 
@@ -120,7 +133,7 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
       <DialogTitle>Placement activity</DialogTitle>
       <DialogContent>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2, mt: 1 }}>
-          <TextField label="From" type="date" size="small" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: '1902-01-01', 'data-testid': 'log-from' }} />
+          <TextField label="From" type="date" size="small" value={from} onChange={(e) => setFrom(e.target.value)} InputLabelProps={{ shrink: true }} inputProps={{ min: '1902-01-01', 'data-testid': 'log-from' }} error={!!dateErrors.from} helperText={dateErrors.from} />
           <TextField
             label="To"
             type="date"
@@ -129,8 +142,8 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
             onChange={(e) => setTo(e.target.value)}
             InputLabelProps={{ shrink: true }}
             inputProps={{ min: from || '1902-01-01', 'data-testid': 'log-to' }}
-            error={toBeforeFrom}
-            helperText={toBeforeFrom ? 'To must not be earlier than from' : undefined}
+            error={!!dateErrors.to}
+            helperText={dateErrors.to}
           />
           <Autocomplete multiple size="small" sx={{ minWidth: 220 }} options={facilityChoices} value={facilities} getOptionLabel={(o) => o.name} isOptionEqualToValue={(a, b) => a.id === b.id} onChange={(_e, v) => setFacilities(v)} renderInput={(p) => <TextField {...p} label="Referring facilities" />} />
           <Autocomplete multiple size="small" sx={{ minWidth: 220 }} options={[...CALL_RESULTS] as string[]} value={results} getOptionLabel={(o: string) => enumLabel(o)} onChange={(_e, v) => setResults(v as string[])} renderInput={(p) => <TextField {...p} label="Results" />} />
@@ -180,6 +193,15 @@ export function FullLogDialog({ caseId, open, onClose, onUndone }: { caseId: num
           emptyText={<Typography color="text.secondary">No calls</Typography>}
           sort={sort}
           onSort={(f) => setSort((s) => nextSort(s, f as SortField, f === 'dateContact' ? 'DESC' : 'ASC'))}
+        />
+        <TablePagination
+          component="div"
+          count={total}
+          page={page}
+          onPageChange={(_e, p) => setPage(p)}
+          rowsPerPage={LOG_PAGE_SIZE}
+          rowsPerPageOptions={[LOG_PAGE_SIZE]}
+          data-testid="log-pagination"
         />
       </DialogContent>
       <DialogActions>

@@ -28,7 +28,8 @@ export class PayersController {
     return sendPage(reply, 'payers', q, await this.payers.list(q));
   }
 
-  @Route('GET', 'insurance', 'manage', 'Payer')
+  // The insurance form's payer look-up by plan name (spec 01 §5 Insurance): for whoever edits a case's insurances.
+  @Route('GET', 'insurance', 'update', 'CaseInsurance')
   @ApiQuery({ name: 'planName', required: true, description: 'plan name (contains); missing → INV "Plan Name is required"' })
   @ApiQuery({ name: 'payerId', required: false, description: 'only this payer' })
   @ApiBadRequestResponse({ description: 'INV: Plan Name is required (field planName)' })
