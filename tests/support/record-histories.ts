@@ -29,6 +29,7 @@ import {
   caseWorkflowId,
   claimWorkflowId,
   deliveryWorkflowStart,
+  ehrDeliveryStart,
   facilityAlertWorkflowId,
   onlineMeetingWorkflowId,
   temporalEnv,
@@ -174,6 +175,38 @@ async function facilityAlertWalks(ctx: Ctx): Promise<string[]> {
   return [facilityAlertWorkflowId(answered), facilityAlertWorkflowId(unanswered)];
 }
 
+/**
+ * Two EHR deliveries of one completed assessment at Tampa (EHR-integrated, billing assessments to
+ * the EHR for the walk): the evaluation document the local EHR takes after one 503 (a retried
+ * activity), and the claim it refuses (failed: the case activity line and the coordinators told).
+ */
+async function ehrDeliveryWalks(ctx: Ctx): Promise<string[]> {
+  const ehr = async (p: string, body: unknown) => {
+    const res = await fetch(`${process.env.EHR_LOCAL_BASE_URL}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`POST ${p}: ${res.status}`);
+  };
+  const billing = (on: boolean) =>
+    db.query(
+      `INSERT INTO facility_evaluation_forms (facility_id, request_type, is_athena_billed) VALUES ($1, 'Assessment', $2)
+       ON CONFLICT (facility_id, request_type) DO UPDATE SET is_athena_billed = EXCLUDED.is_athena_billed`,
+      [ctx.floor.facilityId, on],
+    );
+  await billing(true);
+  await ehr('/local/faults', { 'DocumentReference.create': { status: 503, times: 1 }, 'Claim.create': { status: 422, times: 1 } });
+  try {
+    const c = await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId, body: { requestType: 'Assessment' } });
+    await completeEvaluation(ctx.provider, c.requestId);
+    const rows = await eventually(async () => {
+      const { rows } = await db.query<{ id: string; status: string; round: number }>('SELECT id::text, status, round FROM ehr_deliveries WHERE case_id = $1 ORDER BY id', [c.id]);
+      return rows.length === 2 && rows.every((r) => r.status !== 'Pending') && rows;
+    }, 'the EHR deliveries', 60_000);
+    return rows.map((r) => ehrDeliveryStart(r.id, r.round, { retrySeconds: 1, attempts: 1 }).workflowId);
+  } finally {
+    await billing(false);
+    await ehr('/local/faults', {});
+  }
+}
+
 /** The periodic workflows, started as their schedules start them (same type, arguments, queue). */
 const periodic = (type: string, args: unknown[] = []) => async (ctx: Ctx): Promise<string> => {
   const workflowId = `record-${type}-${Date.now()}`;
@@ -194,6 +227,7 @@ const DRIVERS: Record<string, (ctx: Ctx) => Promise<string | string[]>> = {
   deliverMessageWorkflow: deliveryWalk,
   facilityAlertWorkflow: facilityAlertWalks,
   sweepMessagingWorkflow: periodic('sweepMessagingWorkflow'),
+  ehrDeliveryWorkflow: ehrDeliveryWalks,
 };
 
 /** Waits until the run is closed, or (for a case workflow that runs on) has no task in flight. */
