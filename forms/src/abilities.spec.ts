@@ -30,6 +30,11 @@ describe('ability table (spec 03 §6)', () => {
     expect(a.can('manage', subject('User', { organizationType: 'Group', organizationId: 7 }) as any)).toBe(false);
   });
 
+  it('gives the EHR connection of a facility (URLs, client id, signing key) to the ITP admin only', () => {
+    for (const role of Object.values(UserType))
+      expect(defineAbilityFor(user(role, { facilityId: 7, organizationId: 7, isIntegratedWithEMR: true })).can('manage', 'EhrConnection')).toBe(role === UserType.ItpAdmin);
+  });
+
   it('shows the unlock-users list to ITP users only', () => {
     for (const role of Object.values(UserType))
       expect(defineAbilityFor(user(role)).can('access', 'UnlockUsers')).toBe(role === UserType.ItpUser);

@@ -100,7 +100,9 @@ describe('facility EHR connection (ITP admin)', () => {
     expect(text).not.toMatch(/PRIVATE KEY/);
     expect(Object.keys(res.body)).not.toContain('privateKeyPem');
     const { rows } = await db.query('SELECT private_key_pem FROM facility_ehr_connections WHERE facility_id = $1', [facilityId]);
-    expect(rows[0].private_key_pem).toMatch(/BEGIN PRIVATE KEY/);
+    // Stored sealed (AES-256-GCM under APP_SECRET), not as a readable PEM.
+    expect(rows[0].private_key_pem).toMatch(/^v1\./);
+    expect(rows[0].private_key_pem).not.toMatch(/PRIVATE KEY/);
     // Nor does any audit entry of these routes hold it.
     const audit = await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE path LIKE '%/ehr-connection%' AND ("values"::text LIKE '%PRIVATE KEY%' OR body::text LIKE '%PRIVATE KEY%')`);
     expect(audit.rows[0].n).toBe(0);

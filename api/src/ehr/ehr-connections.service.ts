@@ -15,6 +15,7 @@ import {
 import { notFound } from '../common/coded-error';
 import { auditValues, requestContext } from '../common/request-context';
 import { EHR_PORT, EhrError, type EhrConnection, type EhrPort } from './ehr.port';
+import { openEhrKey, sealEhrKey } from './key-at-rest';
 
 export interface EhrConnectionInput {
   dialect: EhrDialectName;
@@ -87,7 +88,8 @@ export class EhrConnections {
       baseUrl: r.base_url!.replace(/\/+$/, ''),
       tokenUrl: r.token_url!,
       clientId: r.client_id!,
-      privateKeyPem: r.private_key_pem!,
+      // A key that cannot be opened (APP_SECRET changed) reaches the adapter as missing: 'misconfigured'.
+      privateKeyPem: openEhrKey(r.facility_id, r.private_key_pem!) ?? '',
       keyId: r.key_id!,
       departmentId: r.department_id ?? '',
     };
@@ -159,7 +161,7 @@ export class EhrConnections {
   }
 
   /**
-   * A new RS384 key pair: the private key is stored (replacing the previous one), the public half
+   * A new RS384 key pair: the private key is stored sealed (key-at-rest.ts; replacing the previous one), the public half
    * is answered as a JWK and a JWKS to register with the EHR under the connection's client id.
    */
   async generateKey(facilityId: number): Promise<FacilityEhrKeyRecord> {
@@ -174,7 +176,7 @@ export class EhrConnections {
        VALUES ($1, 'epic', $2, $3, now(), $4)
        ON CONFLICT (facility_id) DO UPDATE
          SET key_id = EXCLUDED.key_id, private_key_pem = EXCLUDED.private_key_pem, updated_at = now(), updated_by = EXCLUDED.updated_by`,
-      { bind: [facilityId, keyId, pem, this.userId()] },
+      { bind: [facilityId, keyId, sealEhrKey(facilityId, pem), this.userId()] },
     );
     return { keyId, publicJwk, jwks: { keys: [publicJwk] } };
   }

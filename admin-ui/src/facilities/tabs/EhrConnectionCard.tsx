@@ -3,6 +3,7 @@ import { Alert, Box, Button, Card, CardContent, MenuItem, TextField, Typography 
 import { useNotify } from 'react-admin';
 import { normalizeInput, type FacilityEhrConnectionRecord, type FacilityEhrTestRecord } from '@crisis/forms';
 import { validatePayload } from '../../common/schemaValidation';
+import { isCodedError } from '../../data/codedError';
 import { useAppMutation } from '../../data/query';
 import { useTabQuery } from './TabTable';
 
@@ -61,7 +62,8 @@ export function EhrConnectionCard({ facilityId }: { facilityId: number }) {
     try {
       setTest({ ok: await runTest.mutateAsync(undefined) });
     } catch (e) {
-      setTest({ error: (e as Error).message });
+      // The EHR's own answer says what to check (which client, which key): show it, not only the code's text.
+      setTest({ error: isCodedError(e) && e.defaultMessage ? e.defaultMessage : (e as Error).message });
     }
   };
   const text = (k: keyof Fields, label: string, width = 420) => (
