@@ -17,7 +17,7 @@
  *   routesWithoutRow          routes no spec row speaks for (must be none)
  */
 import {
-  checkAnonymous, checkMatrix, checkScope, KNOWN_GAPS, KNOWN_SCOPE_GAPS, scopeTargets, signInRoles, SPEC, specRowFor,
+  ANY_FACILITY_SQL, checkAnonymous, checkMatrix, checkScope, KNOWN_GAPS, KNOWN_SCOPE_GAPS, scopeTargets, signInRoles, SPEC, specRowFor,
 } from '../support/authorization-spec';
 import { db } from '../support/db';
 import { listRoutes, routeKey } from '../support/openapi-routes';
@@ -31,7 +31,7 @@ async function main() {
   const unusedRows = SPEC.filter((s) => !guarded.some((r) => s.route.test(routeKey(r)))).map((s) => String(s.route));
 
   const sessions = await signInRoles();
-  const anyFacilityId = (await db.query('SELECT min(id) AS id FROM facilities')).rows[0].id;
+  const anyFacilityId = (await db.query(ANY_FACILITY_SQL)).rows[0].id;
   const matrix = await checkMatrix(guarded.filter((r) => specRowFor(r)), sessions, anyFacilityId);
   const anonymous = await checkAnonymous(routes);
   const scope = await checkScope(await scopeTargets());

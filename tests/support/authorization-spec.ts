@@ -178,6 +178,13 @@ export async function signInRoles(): Promise<Sessions> {
   return sessions;
 }
 
+/**
+ * The facility whose routes roles without one of their own are tried on: one without an EHR
+ * connection, since a call the spec grants is served (POST …/ehr-connection/key makes a new key,
+ * which the EHR has not registered) and the demo EHR facility's connection must keep working.
+ */
+export const ANY_FACILITY_SQL = 'SELECT min(id) AS id FROM facilities WHERE id NOT IN (SELECT facility_id FROM facility_ehr_connections)';
+
 /** A path a role may reach: its own facility's ids where the route is about a facility, an unknown id elsewhere. */
 export async function pathFor(route: RouteInfo, ctx: UserContext, anyFacilityId: number): Promise<string> {
   let path = route.path;
