@@ -7,6 +7,8 @@
  * (`unauthorized` → the settings test button's "key refused"; `unavailable` → retried by the
  * Temporal activities; `rejected` → the EHR refused the resource, not retried).
  */
+import type { EhrPatientLookup, EhrPlanResult } from '@crisis/forms';
+
 export type EhrDialect = 'epic' | 'athena';
 
 /** A facility's EHR connection as the adapter needs it (the private key never leaves the API). */
@@ -26,37 +28,14 @@ export interface EhrConnection {
   departmentId: string;
 }
 
-export interface EhrAddress {
-  streetLine: string | null;
-  apartmentNumber: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-}
+/** A patient's address as the EHR gives it (the case-creation look-up's shape, forms/src/cases/ehr.ts). */
+export type EhrAddress = NonNullable<EhrPatientLookup['address']>;
 
-export interface EhrCoverage {
-  payerName: string | null;
-  planName: string | null;
-  memberId: string | null;
-  /** The EHR's insurance package id (athena), when the payer carries one. */
-  planPackageId: string | null;
-}
+export type EhrCoverage = NonNullable<EhrPatientLookup['insurances']>[number];
 
-/** What the EHR knows of a patient: what case creation fills in. */
-export interface EhrPatient {
-  /** The FHIR Patient.id (the resource id used in references). */
+/** What the EHR knows of a patient: the look-up's answer (what case creation fills in) and the FHIR Patient.id used in references. */
+export interface EhrPatient extends EhrPatientLookup {
   fhirId: string;
-  /** The id the user typed (Epic id or MRN) as the EHR echoes it. */
-  patientId: string;
-  firstName: string | null;
-  lastName: string | null;
-  /** yyyy-MM-dd */
-  dateOfBirth: string | null;
-  gender: 'Male' | 'Female' | 'Other' | null;
-  phone: string | null;
-  address: EhrAddress | null;
-  /** Filled only when asked (needInsurances). */
-  insurances?: EhrCoverage[];
 }
 
 export interface EhrEncounter {
@@ -68,14 +47,8 @@ export interface EhrEncounter {
   start: string | null;
 }
 
-/** One row of the EHR payer search (spec 02 §1 Athena payer search result). */
-export interface EhrPlan {
-  insurancePackageId: string;
-  insurancePlanName: string;
-  affiliations: string[];
-  /** One line per address; the UI shows two and the rest in a tooltip. */
-  addressList: string[];
-}
+/** One row of the EHR payer search (spec 02 §1 Athena payer search result): the route's answer as is. */
+export type EhrPlan = EhrPlanResult;
 
 export interface EhrDocument {
   patientFhirId: string;

@@ -94,6 +94,7 @@ export const EHR_CLAIM_RETRY_FAILED = 'Error retrying Athena claim';
 
 /** GET /api/cases/search-patient-in-ehr: what the EHR knows of a patient, as case creation fills it in. */
 export interface EhrPatientLookup {
+  /** The id the user typed (Epic id or MRN) as the EHR echoes it. */
   patientId: string;
   firstName: string | null;
   lastName: string | null;
@@ -102,6 +103,7 @@ export interface EhrPatientLookup {
   gender: 'Male' | 'Female' | 'Other' | null;
   phone: string | null;
   address: { streetLine: string | null; apartmentNumber: string | null; city: string | null; state: string | null; zipCode: string | null } | null;
+  /** Filled only when asked (needInsurances); planPackageId is the EHR's insurance package id (athena). */
   insurances?: Array<{ payerName: string | null; planName: string | null; memberId: string | null; planPackageId: string | null }>;
 }
 
@@ -127,5 +129,6 @@ export interface EhrPlanResult {
   insurancePackageId: string;
   insurancePlanName: string;
   affiliations: string[];
+  /** One line per address; the UI shows two and the rest in a tooltip. */
   addressList: string[];
 }
