@@ -82,6 +82,9 @@ test('the ER nurse creates a case from an MRN filled by the EHR, and the evaluat
   const coordinator = await (await browser.newContext({ viewport: { width: 1356, height: 1000 } })).newPage();
   await signIn(coordinator, 'coordinator@itp.example.org', `/cases/${caseId}`);
   await expect(coordinator.getByTestId('activity-row').filter({ hasText: 'EHR: evaluation document uploaded' })).toHaveCount(1, { timeout: 60_000 });
+  // The patient card says what the EHR knows now: the encounter, and no field the EHR has otherwise.
+  await expect(coordinator.getByTestId('ehr-panel-encounter')).toContainText('EHR encounter ENC-1001: In progress');
+  await expect(coordinator.getByTestId('ehr-panel-differences')).toHaveCount(0);
   await shot(coordinator, '04-activity-upload');
 
   // Exactly one document in the EHR for this request.

@@ -150,6 +150,30 @@ describe('EHR deliveries: the evaluation document, the claim and the outcome go 
     expect(Buffer.from(docs[0].content[0].attachment.data, 'base64').toString()).toContain('Home with outpatient follow-up');
   });
 
+  it("tells the case page what the EHR knows now: the encounter, and the fields the platform has otherwise", async () => {
+    const c = await createCase({
+      token: coordinator,
+      facilityId: tampa.facilityId,
+      divisionId: tampa.edId,
+      providerId,
+      patient: { firstName: 'Jordan', lastName: 'Rivers', dateOfBirth: '1990-06-15', phone: '+18135551234' },
+      body: { requestType: 'Assessment', patientEpicId: 'E1001', encounterIdentifier: 'ENC-1001' },
+    });
+    const info = await api('GET', `/api/cases/patient-periodic-information-in-ehr/${c.id}/ENC-1001`, { token: coordinator });
+    expect(info.status).toBe(200);
+    expect(info.body.patient).toMatchObject({ patientId: 'E1001', firstName: 'Jordan', lastName: 'Rivera' });
+    expect(info.body.patient.fhirId).toBeUndefined();
+    expect(info.body.encounter).toMatchObject({ id: 'ENC-1001', status: 'in-progress', belongsToPatient: true });
+    // The platform spelled the last name otherwise; names, date and phone agree otherwise.
+    expect(info.body.differences).toEqual([{ field: 'lastName', label: 'Last name', platform: 'Rivers', ehr: 'Rivera' }]);
+    // Another patient's encounter is said so; an unknown one is null; a user who may not read the case is refused.
+    expect((await api('GET', `/api/cases/patient-periodic-information-in-ehr/${c.id}/ENC-2002`, { token: coordinator })).body.encounter.belongsToPatient).toBe(false);
+    expect((await api('GET', `/api/cases/patient-periodic-information-in-ehr/${c.id}/ENC-NONE`, { token: coordinator })).body.encounter).toBeNull();
+    const group = (await signInAs(UserType.GroupUser)).accessToken;
+    expect((await api('GET', `/api/cases/patient-periodic-information-in-ehr/${c.id}/ENC-1001`, { token: group })).status).toBe(403);
+    expect((await api('GET', '/api/cases/patient-periodic-information-in-ehr/999999999/ENC-1001', { token: coordinator })).status).toBe(404);
+  });
+
   it('sends nothing for a case of a facility without an EHR connection', async () => {
     const { rows } = await db.query("SELECT f.id AS \"facilityId\", d.id AS \"divisionId\" FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Orlando Lakeside Medical Center' AND d.name = 'Emergency Department'");
     const c = await createCase({ token: coordinator, ...rows[0], providerId, body: { requestType: 'Assessment', patientEpicId: null, encounterIdentifier: null } });

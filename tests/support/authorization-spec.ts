@@ -143,6 +143,7 @@ export const SPEC: Row[] = [
   row(/^(PUT|DELETE) \/api\/cases\/\{id\}\/files\/\{fileId\}$/, '???YYN', '02 §6 facility roles edit and delete files they submitted'),
   row(/^GET \/api\/cases\/\{id\}\/summary\/pdf$/, 'YYYYNN', '01 §6 summary PDF: ITP roles and facility admin'),
   row(/^GET \/api\/cases\/\{id\}\/patient\/logs$/, 'YYYYYN', '01 §6 patient log: ITP and facility roles'),
+  row(/^GET \/api\/cases\/patient-periodic-information-in-ehr\/\{caseId\}\/\{encounterId\}$/, 'YYYYYN', '01 §7 patient-periodic-information-in-ehr: the patient card of the case page (case details: everyone except group user)'),
   row(/^(GET|PUT|POST|DELETE) \/api\/cases\/\{id\}\/insurances\/uninsured$/, 'YY?YYN', '01 §6 uninsured toggle: facility and ITP roles'),
   row(/^(GET|PUT|POST|DELETE) \/api\/cases\/\{id\}\/insurances/, 'YYNYYN', '01 §6 insurance display and edit: ITP admin/user, insurances page facility admin/user'),
   // ---- placement (02 §6: ITP user and admin — placements view, queue, claim tasks, undo calls, call log)

@@ -3,9 +3,10 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkR
 import { InjectConnection } from '@nestjs/sequelize';
 import type { FastifyRequest } from 'fastify';
 import { Sequelize } from 'sequelize-typescript';
-import { CodedError, ErrorCode, isItpStaff, type UserContext } from '@crisis/forms';
+import { CodedError, ErrorCode, ehrDifferences, isItpStaff, type EhrPeriodicInformation, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { ScopedCase, type CaseRef } from '../auth/scoped-case';
 import { readEntry } from '../audit/audited-read';
 import { AuditService } from '../audit/audit.service';
 import { forbidden, invalid } from '../common/coded-error';
@@ -148,6 +149,70 @@ export class EhrLookupsController {
       if (encounter.patientFhirId !== patient.fhirId) throw new CodedError(ErrorCode.EhrEncounterOtherPatient, { encounterId, patientId });
       return { valid: true as const, encounter };
     });
+  }
+}
+
+/**
+ * The case page's periodic look at the EHR (spec 01 §7 patient-periodic-information-in-ehr): what
+ * the EHR knows now of the case's patient and encounter, and where the platform's patient differs
+ * (a name corrected at registration, a new phone). Whoever may read the case may ask; each answer is
+ * a read of the patient's record, audited.
+ */
+@ApiTags('cases')
+@Controller('api/cases')
+export class EhrPeriodicInformationController {
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly connections: EhrConnections,
+    @Inject(EHR_PORT) private readonly ehr: EhrPort,
+    private readonly audit: AuditService,
+  ) {}
+
+  @Get('patient-periodic-information-in-ehr/:caseId/:encounterId')
+  @CheckAbility('read', 'Case')
+  @ApiParam({ name: 'caseId', type: Number })
+  @ApiParam({ name: 'encounterId', type: String, description: "the case's EHR encounter id" })
+  @ApiOkResponse({ description: 'The EHR patient, the encounter (status, start, belongs to the patient) and the fields the platform has otherwise' })
+  @ApiNotFoundResponse({ description: 'NTFND: no such case; INV.EHR.PATIENT.NOT.FOUND' })
+  @ApiConflictResponse({ description: 'INV.DIVISION.NOT.EHR.INTEGRATED: the source facility has no EHR connection; INV.EHR.PATIENT.ID.REQUIRED: the case has no EHR patient id' })
+  async periodic(
+    @CurrentUser() user: UserContext,
+    @Req() req: FastifyRequest,
+    @ScopedCase('caseId') c: CaseRef,
+    @Param('encounterId') rawEncounterId: string,
+  ): Promise<EhrPeriodicInformation> {
+    const conn = await this.connections.forFacility(c.sourceFacilityId);
+    if (!conn) throw new CodedError(ErrorCode.DivisionNotEhrIntegrated, { divisionId: c.sourceDivisionId });
+    const [p] = await select<{ patientEpicId: string | null; firstName: string | null; lastName: string | null; dateOfBirth: string | null; phone: string | null }>(
+      this.sequelize,
+      `SELECT c.patient_epic_id AS "patientEpicId", p.first_name AS "firstName", p.last_name AS "lastName",
+              to_char(p.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", p.phone
+         FROM cases c JOIN patients p ON p.id = c.patient_id WHERE c.id = $1`,
+      [c.id],
+    );
+    if (blank(p?.patientEpicId)) throw new CodedError(ErrorCode.EhrPatientIdRequired);
+    if (blank(rawEncounterId)) throw invalid([{ field: 'encounterId', key: 'required', message: 'Patient Encounter ID is required' }]);
+    const encounterId = rawEncounterId.trim();
+    const base = readEntry('Case.PatientPeriodicInformationInEhr', req, user);
+    const values = { caseId: c.id, patientId: p.patientEpicId, encounterId };
+    try {
+      const patient = await this.ehr.findPatient(conn, p.patientEpicId!);
+      if (!patient) throw new CodedError(ErrorCode.EhrPatientNotFound, { patientId: p.patientEpicId });
+      const encounter = await this.ehr.readEncounter(conn, encounterId);
+      await this.audit.record({ ...base, success: true, statusCode: 200, values, facilityId: conn.facilityId });
+      const { fhirId, ...shown } = patient;
+      return {
+        patient: shown,
+        encounter: encounter && { id: encounterId, status: encounter.status, start: encounter.start, belongsToPatient: encounter.patientFhirId === fhirId },
+        differences: ehrDifferences(p, patient),
+        checkedAt: new Date().toISOString(),
+      };
+    } catch (err) {
+      const failure = err instanceof CodedError ? err : ehrFailure(err);
+      const status = failure instanceof CodedError ? failure.status : 500;
+      await this.audit.record({ ...base, success: false, statusCode: status, values, facilityId: conn.facilityId }).catch(() => undefined);
+      throw failure;
+    }
   }
 }
 

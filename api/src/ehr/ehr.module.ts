@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CasesModule } from '../cases/cases.module';
 import { EhrConnections } from './ehr-connections.service';
 import { FhirEhrAdapter } from './fhir-ehr.adapter';
 import { EHR_PORT } from './ehr.port';
 import { EhrConnectionController } from './ehr-connection.controller';
-import { EhrLookupsController, PayerEhrSearchController } from './ehr-lookups.controller';
+import { EhrLookupsController, EhrPeriodicInformationController, PayerEhrSearchController } from './ehr-lookups.controller';
 import { EhrClaimsController } from './ehr-claims.controller';
 
 /**
@@ -18,7 +19,7 @@ export class EhrModule {}
 
 /** The API's EHR routes: facility connection settings, case-creation look-ups, payer search, the claims retry. */
 @Module({
-  imports: [EhrModule],
-  controllers: [EhrConnectionController, EhrLookupsController, PayerEhrSearchController, EhrClaimsController],
+  imports: [EhrModule, CasesModule],
+  controllers: [EhrConnectionController, EhrLookupsController, EhrPeriodicInformationController, PayerEhrSearchController, EhrClaimsController],
 })
 export class EhrRoutesModule {}

@@ -132,3 +132,51 @@ export interface EhrPlanResult {
   /** One line per address; the UI shows two and the rest in a tooltip. */
   addressList: string[];
 }
+
+/** How often the case page asks the EHR again for what it knows of the case's patient and encounter. */
+export const EHR_PERIODIC_REFRESH_MS = 5 * 60 * 1000;
+
+/** A patient field on which the platform's record and the EHR disagree. */
+export interface EhrDifference {
+  field: 'firstName' | 'lastName' | 'dateOfBirth' | 'phone';
+  label: string;
+  platform: string | null;
+  ehr: string | null;
+}
+
+/**
+ * GET /api/cases/patient-periodic-information-in-ehr/{caseId}/{encounterId} (spec 01 §7): what the
+ * EHR knows now of the case's patient and encounter, and where the platform's record differs.
+ */
+export interface EhrPeriodicInformation {
+  patient: EhrPatientLookup;
+  encounter: { id: string; status: string; start: string | null; belongsToPatient: boolean } | null;
+  differences: EhrDifference[];
+  checkedAt: string;
+}
+
+const DIFFERENCE_LABELS: Record<EhrDifference['field'], string> = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  dateOfBirth: 'Date of birth',
+  phone: 'Phone',
+};
+
+const digits = (s: string | null | undefined) => (s ?? '').replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
+const folded = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
+
+/** Where the platform's patient and the EHR's disagree (names case-blind, phones by their digits; a blank on the EHR side is no news). */
+export function ehrDifferences(
+  platform: { firstName: string | null; lastName: string | null; dateOfBirth: string | null; phone: string | null },
+  ehr: Pick<EhrPatientLookup, 'firstName' | 'lastName' | 'dateOfBirth' | 'phone'>,
+): EhrDifference[] {
+  const same: Record<EhrDifference['field'], (a: string | null, b: string | null) => boolean> = {
+    firstName: (a, b) => folded(a) === folded(b),
+    lastName: (a, b) => folded(a) === folded(b),
+    dateOfBirth: (a, b) => (a ?? '').slice(0, 10) === (b ?? '').slice(0, 10),
+    phone: (a, b) => digits(a) === digits(b),
+  };
+  return (Object.keys(same) as EhrDifference['field'][])
+    .filter((f) => ehr[f] && !same[f](platform[f], ehr[f]))
+    .map((f) => ({ field: f, label: DIFFERENCE_LABELS[f], platform: platform[f], ehr: ehr[f] }));
+}

@@ -28,6 +28,7 @@ import { isCodedError } from '../../data/codedError';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import type { CaseCardProps, CaseDetails } from '../types';
 import { CaseCard } from './CaseCard';
+import { EhrPatientPanel } from './EhrPatientPanel';
 import { addressLine, InfoRow as Row, TitleIconButton } from './InfoRow';
 import { onSourceSide } from '../sourceSide';
 
@@ -291,6 +292,7 @@ export function PatientCard({ caseRecord, onChanged }: CaseCardProps) {
           The patient is homeless.
         </Alert>
       )}
+      <EhrPatientPanel caseRecord={caseRecord} />
       <Typography variant="subtitle1" data-testid="patient-name">
         {p.firstName} {p.lastName}{' '}
         <Typography component="span" variant="body2" color="text.secondary">

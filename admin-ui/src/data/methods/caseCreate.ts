@@ -1,4 +1,4 @@
-import type { EhrPatientLookup, PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
+import type { EhrPatientLookup, EhrPeriodicInformation, PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
 import { http } from './http';
 
 export const qs = (o: Record<string, string | number | null | undefined>) =>
@@ -22,5 +22,8 @@ export const caseCreateMethods = {
     http.get<{ valid: true }>(
       `/api/cases/validate-patientencounter-identifierid/${divisionId}/${encodeURIComponent(patientId)}/${encodeURIComponent(encounterId)}`,
     ),
+  /** What the EHR knows now of a case's patient and encounter (spec 01 §7 patient-periodic-information-in-ehr). */
+  ehrPeriodicInformation: (caseId: number, encounterId: string) =>
+    http.get<EhrPeriodicInformation>(`/api/cases/patient-periodic-information-in-ehr/${caseId}/${encodeURIComponent(encounterId)}`),
   createCase: (payload: unknown) => http.post<{ id: number; requestId: number; status: string }>('/api/cases', payload),
 };
