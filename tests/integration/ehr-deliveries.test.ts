@@ -174,6 +174,25 @@ describe('EHR deliveries: the evaluation document, the claim and the outcome go 
     expect((await api('GET', '/api/cases/patient-periodic-information-in-ehr/999999999/ENC-1001', { token: coordinator })).status).toBe(404);
   });
 
+  it("gives a case its EHR encounter after creation, only the patient's own", async () => {
+    // Created with an encounter id the EHR does not know (typed wrong, say).
+    const c = await createCase({ token: coordinator, facilityId: tampa.facilityId, divisionId: tampa.edId, providerId, body: { requestType: 'Assessment', patientEpicId: 'E1001', encounterIdentifier: 'ENC-TYPO' } });
+    const put = (encounter: string, token = coordinator) => api('PUT', `/api/cases/add-encounteridentifiertocases-in-ehr/${c.id}/${encounter}`, { token });
+    const stored = async () => (await db.query('SELECT encounter_identifier_id AS e FROM cases WHERE id = $1', [c.id])).rows[0].e;
+    // Another patient's encounter, or one the EHR does not know: refused, the case keeps its own.
+    expect((await put('ENC-2002')).error?.code).toBe('INV.EHR.ENCOUNTER.OTHER.PATIENT');
+    expect((await put('ENC-NONE')).error?.code).toBe('INV.EHR.ENCOUNTER.NOT.FOUND');
+    expect((await put('ENC-1001', (await signInAs(UserType.GroupUser)).accessToken)).status).toBe(403);
+    expect(await stored()).toBe('ENC-TYPO');
+    // The patient's own encounter: the case keeps it.
+    const ok = await put('ENC-1001');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ caseId: c.id, encounterIdentifier: 'ENC-1001' });
+    expect(await stored()).toBe('ENC-1001');
+    const audit = await db.query("SELECT success FROM audit_log WHERE main_action = 'Case.AddEncounterIdentifier' ORDER BY performed_at DESC LIMIT 1");
+    expect(audit.rows[0]?.success).toBe(true);
+  });
+
   it('sends nothing for a case of a facility without an EHR connection', async () => {
     const { rows } = await db.query("SELECT f.id AS \"facilityId\", d.id AS \"divisionId\" FROM facilities f JOIN divisions d ON d.facility_id = f.id WHERE f.name = 'Orlando Lakeside Medical Center' AND d.name = 'Emergency Department'");
     const c = await createCase({ token: coordinator, ...rows[0], providerId, body: { requestType: 'Assessment', patientEpicId: null, encounterIdentifier: null } });

@@ -90,6 +90,7 @@ export const SPEC: Row[] = [
   row(/^GET \/api\/cases\/(source-facilities|source-divisions|request-types|payers|providers|search-patient)$/, 'YYNYYN', '01 §6 case search and create'),
   row(/^POST \/api\/cases$/, 'YYNYYN', '01 §6 case search and create'),
   row(/^GET \/api\/cases\/(search-patient-in-ehr|validate-patientencounter-identifierid\/\{divisionId\}\/\{patientId\}\/\{encounterId\})$/, 'YYNYYN', '01 §5 case creation: EHR patient and encounter look-ups (01 §6 case search and create)'),
+  row(/^PUT \/api\/cases\/add-encounteridentifiertocases-in-ehr\/\{caseId\}\/\{encounterId\}$/, 'YY?YYN', '01 §7 add-encounteridentifiertocases-in-ehr: the case\'s editors (ITP staff, its source-side facility users); the provider is not named'),
   row(/^GET \/api\/patients$/, 'YYNNNN', '02 §6 patients page: ITP user and admin'),
   row(/^(GET|POST) \/api\/patients\/merge\//, 'YNNNNN', '02 §6 ITP admin only: duplicate review and merge; 03 §6 patient merge: ITP admin'),
   row(/^GET \/api\/patients\/(search|\{id\}\/insurances\/last)$/, 'YYNNNN', '01 §6 search result page ITP only; 02 §6 patients page: ITP user and admin'),

@@ -43,7 +43,7 @@ export interface RequestRow {
 
 /** Case fields that are plain details (no rule of the lifecycle depends on them). */
 export type CaseDetails = Partial<
-  Pick<Case, 'sourceDivisionId' | 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary' | 'uninsured' | 'includeOutOfStateFacilities'>
+  Pick<Case, 'sourceDivisionId' | 'attendingProvider' | 'rnCaringForPatient' | 'contactPhoneNumber' | 'notificationSendingMethod' | 'isInvoluntary' | 'uninsured' | 'includeOutOfStateFacilities' | 'encounterIdentifier'>
 >;
 
 export interface NewRequest {

@@ -6,7 +6,11 @@ import { Sequelize } from 'sequelize-typescript';
 import { CodedError, ErrorCode, ehrDifferences, isItpStaff, type EhrPeriodicInformation, type UserContext } from '@crisis/forms';
 import { CheckAbility } from '../auth/abilities.guard';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { ScopedCase, type CaseRef } from '../auth/scoped-case';
+import { ScopedCase, SourceSideCase, type CaseRef } from '../auth/scoped-case';
+import { AuditAfterCommand } from '../audit/audit.interceptor';
+import { auditValues } from '../common/request-context';
+import { CaseCommandsHandler } from '../cases/case-commands.handler';
+import { inTransaction } from '../db/sql';
 import { readEntry } from '../audit/audited-read';
 import { AuditService } from '../audit/audit.service';
 import { forbidden, invalid } from '../common/coded-error';
@@ -213,6 +217,56 @@ export class EhrPeriodicInformationController {
       await this.audit.record({ ...base, success: false, statusCode: status, values, facilityId: conn.facilityId }).catch(() => undefined);
       throw failure;
     }
+  }
+}
+
+/**
+ * A case's EHR encounter given or corrected after creation (spec 01 §7
+ * add-encounteridentifiertocases-in-ehr): the EHR must know the encounter, and it must be the
+ * case's patient's; then the case keeps it (the case writer's details), and the uploads that follow
+ * file on it. A PUT: the spec lists a GET, but a GET must not change a case.
+ */
+@ApiTags('cases')
+@Controller('api/cases')
+export class EhrEncounterController {
+  constructor(
+    @InjectConnection() private readonly sequelize: Sequelize,
+    private readonly connections: EhrConnections,
+    @Inject(EHR_PORT) private readonly ehr: EhrPort,
+    private readonly writer: CaseCommandsHandler,
+  ) {}
+
+  @Route('PUT', 'add-encounteridentifiertocases-in-ehr/:caseId/:encounterId', 'update', 'Case', 'Case.AddEncounterIdentifier')
+  // The EHR is asked first, outside any transaction; the write has its own, and the entry follows.
+  @AuditAfterCommand()
+  @ApiParam({ name: 'encounterId', type: String, description: 'the EHR encounter id' })
+  @ApiOkResponse({ description: 'The case keeps the encounter: { caseId, encounterIdentifier }' })
+  @ApiNotFoundResponse({ description: 'NTFND: no such case; INV.EHR.PATIENT.NOT.FOUND; INV.EHR.ENCOUNTER.NOT.FOUND' })
+  @ApiConflictResponse({ description: "INV.EHR.ENCOUNTER.OTHER.PATIENT: another patient's encounter; INV.CASE.IS.CLOSED; INV.DIVISION.NOT.EHR.INTEGRATED" })
+  async addEncounter(@CurrentUser() user: UserContext, @SourceSideCase('caseId') c: CaseRef, @Param('encounterId') rawEncounterId: string) {
+    if (c.status === 'Closed') throw new CodedError(ErrorCode.CaseIsClosed);
+    const conn = await this.connections.forFacility(c.sourceFacilityId);
+    if (!conn) throw new CodedError(ErrorCode.DivisionNotEhrIntegrated, { divisionId: c.sourceDivisionId });
+    const [row] = await select<{ patientEpicId: string | null }>(this.sequelize, 'SELECT patient_epic_id AS "patientEpicId" FROM cases WHERE id = $1', [c.id]);
+    if (blank(row?.patientEpicId)) throw new CodedError(ErrorCode.EhrPatientIdRequired);
+    if (blank(rawEncounterId) || rawEncounterId.trim().length > 255)
+      throw invalid([{ field: 'encounterId', key: 'required', message: 'Patient Encounter ID is required' }]);
+    const encounterId = rawEncounterId.trim();
+    let patient: EhrPatient | null;
+    let encounter: EhrEncounter | null;
+    try {
+      patient = await this.ehr.findPatient(conn, row.patientEpicId!);
+      encounter = patient && (await this.ehr.readEncounter(conn, encounterId));
+    } catch (err) {
+      throw ehrFailure(err);
+    }
+    if (!patient) throw new CodedError(ErrorCode.EhrPatientNotFound, { patientId: row.patientEpicId });
+    if (!encounter) throw new CodedError(ErrorCode.EhrEncounterNotFound, { encounterId });
+    if (encounter.patientFhirId !== patient.fhirId) throw new CodedError(ErrorCode.EhrEncounterOtherPatient, { encounterId, patientId: row.patientEpicId });
+    // The EHR answered before the write: no transaction waits on it.
+    await inTransaction(this.sequelize, () => this.writer.updateDetails(c.id, { encounterIdentifier: encounterId }));
+    auditValues({ caseId: c.id, encounterId });
+    return { caseId: c.id, encounterIdentifier: encounterId };
   }
 }
 

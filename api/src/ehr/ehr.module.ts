@@ -4,7 +4,7 @@ import { EhrConnections } from './ehr-connections.service';
 import { FhirEhrAdapter } from './fhir-ehr.adapter';
 import { EHR_PORT } from './ehr.port';
 import { EhrConnectionController } from './ehr-connection.controller';
-import { EhrLookupsController, EhrPeriodicInformationController, PayerEhrSearchController } from './ehr-lookups.controller';
+import { EhrEncounterController, EhrLookupsController, EhrPeriodicInformationController, PayerEhrSearchController } from './ehr-lookups.controller';
 import { EhrClaimsController } from './ehr-claims.controller';
 
 /**
@@ -20,6 +20,6 @@ export class EhrModule {}
 /** The API's EHR routes: facility connection settings, case-creation look-ups, payer search, the claims retry. */
 @Module({
   imports: [EhrModule, CasesModule],
-  controllers: [EhrConnectionController, EhrLookupsController, EhrPeriodicInformationController, PayerEhrSearchController, EhrClaimsController],
+  controllers: [EhrConnectionController, EhrLookupsController, EhrPeriodicInformationController, EhrEncounterController, PayerEhrSearchController, EhrClaimsController],
 })
 export class EhrRoutesModule {}
