@@ -292,7 +292,7 @@ export function PatientCard({ caseRecord, onChanged }: CaseCardProps) {
           The patient is homeless.
         </Alert>
       )}
-      <EhrPatientPanel caseRecord={caseRecord} />
+      <EhrPatientPanel caseRecord={caseRecord} canEdit={canEdit} onChanged={onChanged} />
       <Typography variant="subtitle1" data-testid="patient-name">
         {p.firstName} {p.lastName}{' '}
         <Typography component="span" variant="body2" color="text.secondary">

@@ -25,5 +25,8 @@ export const caseCreateMethods = {
   /** What the EHR knows now of a case's patient and encounter (spec 01 §7 patient-periodic-information-in-ehr). */
   ehrPeriodicInformation: (caseId: number, encounterId: string) =>
     http.get<EhrPeriodicInformation>(`/api/cases/patient-periodic-information-in-ehr/${caseId}/${encodeURIComponent(encounterId)}`),
+  /** Gives a case its EHR encounter, checked by the EHR to be the patient's (spec 01 §7 add-encounteridentifiertocases-in-ehr). */
+  addEhrEncounter: (caseId: number, encounterId: string) =>
+    http.put<{ caseId: number; encounterIdentifier: string }>(`/api/cases/add-encounteridentifiertocases-in-ehr/${caseId}/${encodeURIComponent(encounterId)}`, {}),
   createCase: (payload: unknown) => http.post<{ id: number; requestId: number; status: string }>('/api/cases', payload),
 };
