@@ -16,7 +16,7 @@
  *   notRecordedByDesign       routes marked @SkipAudit, with the reason: counted apart, not failed
  *   tamperAttempts            each statement tried against an entry, and whether it was refused
  */
-import { UserType } from '@crisis/forms';
+import { UserType, caseReference } from '@crisis/forms';
 import { randomUUID } from 'crypto';
 import { api, API_URL, eventually, type ApiResponse } from '../support/api';
 import { answerEverything } from '../support/cases';
@@ -188,6 +188,12 @@ async function facilitiesAndSettings(t: Tokens, box: Sandbox) {
   const form = (await db.query('SELECT id FROM evaluation_forms ORDER BY id LIMIT 1')).rows[0]?.id ?? null;
   await call('PUT', `/api/facilities/${f}/evaluation-forms`, { token, body: { requestType: 'Assessment', evaluationFormId: form, isAthenaBilled: false } });
   await call('PUT', `/api/facilities/${f}/state-restrictions/GA`, { token, body: { type: 'DoNotPopulateFacilities' } });
+  // The facility's EHR connection (ITP admin): saved, a key made, and the test button, which the
+  // EHR refuses (it was never given the key) — a refused call is audited too.
+  const ehr = process.env.EHR_LOCAL_BASE_URL ?? 'http://127.0.0.1:9';
+  await call('PUT', `/api/facilities/${f}/ehr-connection`, { token, body: { dialect: 'epic', baseUrl: ehr, tokenUrl: `${ehr}/oauth2/token`, clientId: `audit-${RUN}` } });
+  await call('POST', `/api/facilities/${f}/ehr-connection/key`, { token });
+  await call('POST', `/api/facilities/${f}/ehr-connection/test`, { token });
   await call('PUT', `/api/facilities/${f}/populate-out-of-state-facilities`, { token, body: { populateOutOfStateFacilities: true } });
   await call('PUT', `/api/facilities/${f}/external-login-provider-settings`, { token, body: { enabled: false, disablePasswordLogin: false } });
 
@@ -246,6 +252,11 @@ async function caseRecords(t: Tokens, box: Sandbox) {
   await call('POST', `/api/cases/${itpCase}/files/${file.id}/hidden`, { token, body: { hidden: true } });
   const facilityFile = ok('facility file', await upload(`/api/cases/${facilityCase}/files`, t.facilityUser, { bytes: PDF, name: 'labs.pdf', type: 'application/pdf' }, { title: 'Labs' }));
   await call('PUT', `/api/cases/${facilityCase}/files/${facilityFile.id}`, { token: t.facilityUser, body: { title: 'Labs (morning)', note: 'fasting' } });
+  await call('DELETE', `/api/cases/${facilityCase}/files/${facilityFile.id}`, { token: t.facilityUser });
+  // The case's EHR encounter (the sandbox facility has no EHR connection: refused, and audited) and
+  // the ITP admin's retry of failed EHR claims (nothing failed: nothing to retry).
+  await call('PUT', `/api/cases/add-encounteridentifiertocases-in-ehr/${facilityCase}/ENC-AUDIT`, { token: t.facilityUser });
+  await call('PUT', '/api/cases/retry', { token: t.itpAdmin, body: { referenceNumbers: [caseReference(itpCase)] } });
 }
 
 /** Requests and status: edit, cancel and add a request; not ready; on hold and resumed; closed, outcome changed, rated, reopened. */
