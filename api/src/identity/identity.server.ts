@@ -331,7 +331,7 @@ export class IdentityServer {
     const signIn = this.signIn;
     const resource = config.identity.resource;
     return {
-      adapter: postgresAdapter(this.sequelize),
+      adapter: postgresAdapter(this.sequelize, { sessionMaxSeconds: config.identity.sessionMaxSeconds }),
       clients: [adminUiClient()],
       async findAccount(_ctx, sub) {
         const id = Number(sub);

@@ -12,7 +12,7 @@ interface PayloadRow {
  * table, so every API replica sees the same state and a restart signs nobody out.
  * One adapter instance per model name; rows are keyed by (type, id).
  */
-export function postgresAdapter(sequelize: Sequelize): AdapterConstructor {
+export function postgresAdapter(sequelize: Sequelize, o: { sessionMaxSeconds?: number } = {}): AdapterConstructor {
   // Queries run outside any request transaction: oidc-provider's writes must not roll back with a request.
   const run = <T extends object>(sql: string, bind: unknown[], select: boolean) =>
     sequelize.query<T>(sql, { bind, type: select ? QueryTypes.SELECT : QueryTypes.RAW, transaction: null } as any) as Promise<T[]>;
@@ -25,6 +25,14 @@ export function postgresAdapter(sequelize: Sequelize): AdapterConstructor {
       ...(row.consumed_at ? { consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : undefined),
     };
   };
+
+  /**
+   * A session past the absolute cap from its sign-in is gone, whatever its stored expiry: the
+   * session's lifetime is renewed by each visit and is at least 1 s (0 means "never" here), so a
+   * visit just after the cap would otherwise keep it alive a second longer, again and again.
+   */
+  const pastCap = (type: string, p: AdapterPayload | undefined) =>
+    type === 'Session' && !!o.sessionMaxSeconds && typeof p?.loginTs === 'number' && Math.floor(Date.now() / 1000) - p.loginTs >= o.sessionMaxSeconds;
 
   return class PostgresAdapter implements Adapter {
     constructor(private readonly type: string) {}
@@ -50,11 +58,13 @@ export function postgresAdapter(sequelize: Sequelize): AdapterConstructor {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await this.select('id = $2', id));
+      const p = toPayload(await this.select('id = $2', id));
+      return pastCap(this.type, p) ? undefined : p;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await this.select('uid = $2', uid));
+      const p = toPayload(await this.select('uid = $2', uid));
+      return pastCap(this.type, p) ? undefined : p;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
