@@ -58,6 +58,14 @@ const complete = (r: Row | undefined): boolean =>
   !!r && !!r.dialect && !!r.base_url && !!r.token_url && !!r.client_id && !!r.key_id && !!r.private_key_pem;
 
 /**
+ * The same rule for a query: facility `f` (an alias) is EHR-integrated — a department id and a
+ * complete connection, as `forFacility` decides.
+ */
+export const ehrIntegratedSql = (f: string) => `(nullif(btrim(${f}.ehr_department_id), '') IS NOT NULL AND EXISTS (
+    SELECT 1 FROM facility_ehr_connections x WHERE x.facility_id = ${f}.id AND x.dialect IS NOT NULL AND x.base_url IS NOT NULL
+       AND x.token_url IS NOT NULL AND x.client_id IS NOT NULL AND x.key_id IS NOT NULL AND x.private_key_pem IS NOT NULL))`;
+
+/**
  * Facilities' EHR connections (table facility_ehr_connections): the settings of the facility
  * edit page, key generation, the test button, and the connection the case look-ups, the
  * evaluation upload and the claims use. A facility is EHR-integrated when it has an EHR
@@ -117,8 +125,7 @@ export class EhrConnections {
   async forPayerSearch(): Promise<EhrConnection | null> {
     const rows = await this.sequelize.query<{ facility_id: number }>(
       `SELECT c.facility_id FROM facility_ehr_connections c JOIN facilities f ON f.id = c.facility_id
-        WHERE nullif(btrim(f.ehr_department_id), '') IS NOT NULL AND c.base_url IS NOT NULL AND c.token_url IS NOT NULL
-          AND c.client_id IS NOT NULL AND c.key_id IS NOT NULL AND c.private_key_pem IS NOT NULL
+        WHERE ${ehrIntegratedSql('f')}
         ORDER BY (c.dialect = 'athena') DESC, f.is_active DESC, c.facility_id`,
       { type: QueryTypes.SELECT },
     );

@@ -6,6 +6,7 @@
 import { deliveriesAfterEvaluation, hasEhrIds, syncsOutcome, type EhrDeliveryKind } from '@crisis/forms';
 import type { Sql } from '../db/sql';
 import { MESSAGING_CHANNEL } from '../messaging/messaging.repository';
+import { ehrIntegratedSql } from './ehr-connections.service';
 
 export interface EhrDeliveryRow {
   id: string;
@@ -21,9 +22,7 @@ export interface EhrDeliveryRow {
 /** The case's EHR facts: its ids, and whether its source facility is integrated (department id and connection). */
 const CASE_EHR = `
   SELECT c.patient_epic_id AS "patientEpicId", c.encounter_identifier_id AS "encounterIdentifier",
-         (nullif(btrim(f.ehr_department_id), '') IS NOT NULL AND EXISTS (
-            SELECT 1 FROM facility_ehr_connections x WHERE x.facility_id = f.id AND x.base_url IS NOT NULL AND x.token_url IS NOT NULL
-               AND x.client_id IS NOT NULL AND x.key_id IS NOT NULL AND x.private_key_pem IS NOT NULL)) AS "ehrIntegrated"
+         ${ehrIntegratedSql('f')} AS "ehrIntegrated"
     FROM cases c JOIN facilities f ON f.id = c.source_facility_id WHERE c.id = $1`;
 
 async function caseEhr(db: Sql, caseId: number) {
