@@ -111,6 +111,25 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
     expect(notes.filter((n) => /Nobody confirmed/.test(n))).toHaveLength(1);
   });
 
+  it('places the call once when the provider refuses the first try, and the alert still waits for the key press', async () => {
+    // The alert sends its first try itself; a refused try is retried by the delivery's own workflow.
+    const phone = nextPhone();
+    const message = async () => (await db.query("SELECT attempts, status, last_error FROM outbox_messages WHERE case_id = $1 AND purpose = 'facility-alert'", [caseId])).rows[0];
+    await local('POST', '/local/faults', { failRate: 1 });
+    let caseId: number;
+    try {
+      caseId = await caseOnHold(phone, 'PhoneCall');
+      await eventually(async () => (await message())?.last_error, 'the first try refused');
+    } finally {
+      await local('POST', '/local/faults', { failRate: 0 });
+    }
+    const ringing = await eventually(async () => (await callsTo(phone)).find((c) => c.status === 'ringing'), 'the facility phone rings', 20_000);
+    expect((await message()).attempts).toBeGreaterThan(1);
+    await local('POST', `/local/calls/${ringing.sid}/answer`, { digits: '1' });
+    await eventually(async () => (await alertsOf(caseId))[0]?.status === 'confirmed', 'the confirmation');
+    expect(await callsTo(phone)).toHaveLength(1);
+  });
+
   it('texts the facility when its method is SMS; the reply 1 confirms, and is answered', async () => {
     const phone = nextPhone();
     const caseId = await caseOnHold(phone, 'SMS');

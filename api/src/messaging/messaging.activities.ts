@@ -68,7 +68,7 @@ export function createMessagingActivities({ sequelize }: { sequelize: Sequelize 
       });
     });
 
-  return {
+  const activities: MessagingActivities = {
     async deliverMessage(messageId): Promise<DeliveryOutcome> {
       const { rows } = await pool.query<OutboxRow & { status: string }>(
         'UPDATE outbox_messages SET attempts = attempts + 1, updated_at = now() WHERE id = $1 RETURNING id::text, channel, recipient, subject, body, status',
@@ -118,11 +118,18 @@ export function createMessagingActivities({ sequelize }: { sequelize: Sequelize 
           idempotencyKey: `facility-alert:${alertId}:${attempt}`,
           caseId: a.case_id,
           facilityAlertId: alertId,
+          dispatch: false,
         });
       });
       if (messageId) {
-        const ctx = Context.current();
-        await startOnce(ctx.client, deliveryWorkflowStart(messageId), ctx.info.taskQueue);
+        // The first try goes out from here: a workflow of its own per call would double the
+        // alert's cost on the Temporal server. Only a try that did not go through gets the
+        // delivery workflow and its retries (and the sweep catches a row left queued by a crash).
+        const first = await activities.deliverMessage(messageId).catch(() => 'retry' as const);
+        if (first === 'retry') {
+          const ctx = Context.current();
+          await startOnce(ctx.client, deliveryWorkflowStart(messageId), ctx.info.taskQueue);
+        }
       }
       const how = a.method === 'SMS' ? 'SMS' : 'Phone call';
       await recordOnCase(a, 'sent', `${how} ${attempt} of ${config.facilityAlerts.attempts} to ${a.phone} (${a.notification_type}): awaiting confirmation`, `facility-alert:${alertId}:sent:${attempt}`);
@@ -157,7 +164,11 @@ export function createMessagingActivities({ sequelize }: { sequelize: Sequelize 
     async sweepMessaging(graceSeconds) {
       const ctx = Context.current();
       const { rows: messages } = await pool.query<{ id: string }>(
-        `SELECT id::text FROM outbox_messages WHERE status = 'queued' AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
+        `SELECT id::text FROM outbox_messages
+          WHERE status = 'queued' AND created_at < now() - make_interval(secs => $1)
+            -- a try under way (a facility alert sends its first itself) is left to finish or time out
+            AND (attempts = 0 OR updated_at < now() - interval '1 minute')
+          ORDER BY created_at LIMIT 500`,
         [graceSeconds],
       );
       const { rows: alerts } = await pool.query<{ id: string }>(
@@ -176,4 +187,5 @@ export function createMessagingActivities({ sequelize }: { sequelize: Sequelize 
       return started;
     },
   };
+  return activities;
 }

@@ -21,6 +21,8 @@ export interface OutgoingMessage {
   idempotencyKey?: string | null;
   caseId?: number | null;
   facilityAlertId?: string | null;
+  /** false: the caller sends it itself, so the dispatcher must not start a delivery as well. */
+  dispatch?: boolean;
 }
 
 const sender = (channel: OutgoingMessage['channel']) => (channel === 'email' ? config.smtpFrom : config.twilio.from);
@@ -40,8 +42,8 @@ export const messagingRepository = {
          ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id
        )
-       SELECT id::text, pg_notify($11, json_build_object('kind', 'message', 'id', id::text)::text) FROM ins`,
-      [m.channel, m.to, sender(m.channel), m.subject ?? null, m.body, m.userId ?? null, m.purpose ?? null, m.idempotencyKey ?? null, m.caseId ?? null, m.facilityAlertId ?? null, MESSAGING_CHANNEL],
+       SELECT id::text, CASE WHEN $12 THEN pg_notify($11, json_build_object('kind', 'message', 'id', id::text)::text) END FROM ins`,
+      [m.channel, m.to, sender(m.channel), m.subject ?? null, m.body, m.userId ?? null, m.purpose ?? null, m.idempotencyKey ?? null, m.caseId ?? null, m.facilityAlertId ?? null, MESSAGING_CHANNEL, m.dispatch !== false],
     );
     return rows[0]?.id ?? null;
   },

@@ -4,7 +4,8 @@
  * coordinators told. The ehr_deliveries row is the truth; a worker killed at any point resumes
  * where the row says, and the EHR's conditional create keeps a retried upload from filing twice.
  */
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { ActivityOptions } from '@temporalio/workflow';
 import type { Activities, EhrDeliveryArgs, EhrDeliveryOutcome } from '../definitions';
 
 const record = proxyActivities<Activities>({
@@ -13,7 +14,7 @@ const record = proxyActivities<Activities>({
 });
 
 export async function ehrDeliveryWorkflow(args: EhrDeliveryArgs): Promise<EhrDeliveryOutcome> {
-  const ehr = proxyActivities<Activities>({
+  const options: ActivityOptions = {
     startToCloseTimeout: '2 minutes',
     retry: {
       initialInterval: `${args.retrySeconds} seconds`,
@@ -22,7 +23,11 @@ export async function ehrDeliveryWorkflow(args: EhrDeliveryArgs): Promise<EhrDel
       maximumAttempts: args.attempts,
       nonRetryableErrorTypes: ['EhrRejected'],
     },
-  });
+  };
+  // A local activity runs inside the workflow task (a delivery comes with every completed
+  // evaluation: no activity task on the server and no second workflow task for the usual case);
+  // its waits beyond a minute become workflow timers. Older executions replay with the activity.
+  const ehr = patched('ehr-delivery-local-activity') ? proxyLocalActivities<Activities>(options) : proxyActivities<Activities>(options);
   try {
     return await ehr.deliverToEhr(args.deliveryId, args.round);
   } catch (err) {

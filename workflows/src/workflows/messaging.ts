@@ -3,7 +3,7 @@
  * escalation"; issue: durable delivery). The outbox and facility_alerts rows are the truth; these
  * workflows only drive them, so a worker killed at any point resumes where the rows say.
  */
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { facilityAlertConfirmedSignal, type Activities, type DeliveryOutcome, type FacilityAlertArgs } from '../definitions';
 
 // A provider outage is retried for about an hour (1 s, 2 s, … then every 5 minutes).
@@ -12,6 +12,13 @@ const delivery = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 });
 const alerts = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+// The same steps as local activities: run inside the workflow task, with no activity task on the
+// server and no extra workflow task each. An alert comes with every completed evaluation; this
+// keeps its cost on the Temporal server to a start and a workflow task or two.
+const localAlerts = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -33,19 +40,21 @@ export async function facilityAlertWorkflow(args: FacilityAlertArgs): Promise<'c
   setHandler(facilityAlertConfirmedSignal, () => {
     signalled = true;
   });
+  // Executions started before the local activities replay with the activities they ran.
+  const step = patched('facility-alert-local-activities') ? localAlerts : alerts;
   for (let attempt = 1; attempt <= args.attempts; attempt++) {
-    const sent = await alerts.sendFacilityAlertAttempt(args.alertId, attempt);
+    const sent = await step.sendFacilityAlertAttempt(args.alertId, attempt);
     if (sent === 'gone' || sent === 'escalated') return sent === 'gone' ? 'gone' : 'escalated';
     if (sent !== 'confirmed') await condition(() => signalled, args.retrySeconds * 1000);
     // The row decides: a signal lost on the way is caught here, a stray one changes nothing.
-    if (sent === 'confirmed' || (await alerts.facilityAlertConfirmed(args.alertId))) {
-      await alerts.recordFacilityAlertConfirmed(args.alertId);
+    if (sent === 'confirmed' || (await step.facilityAlertConfirmed(args.alertId))) {
+      await step.recordFacilityAlertConfirmed(args.alertId);
       return 'confirmed';
     }
     signalled = false;
   }
   // The last answer may have come in while the last wait ended: escalation is refused for a confirmed alert.
-  return (await alerts.escalateFacilityAlert(args.alertId)) ? 'escalated' : 'confirmed';
+  return (await step.escalateFacilityAlert(args.alertId)) ? 'escalated' : 'confirmed';
 }
 
 /** Safety net (a schedule, every minute): rows whose delivery never started get their workflow. */
