@@ -12,7 +12,9 @@
 // - tests/bench/notifications.ts (1,000,000 notification rows, the bell's list at 32 clients;
 //   1,000 facility alerts started in a burst, each texted once);
 // - tests/bench/past-cases.ts (100,000 closed cases: the page and each filter at 32 clients, the
-//   streamed CSV of all of them with the API's memory sampled).
+//   streamed CSV of all of them with the API's memory sampled);
+// - tests/bench/browser.ts (Chromium with web-vitals: LCP and INP of the dashboard, a case page and
+//   the call log, and the dashboard's initial JavaScript).
 // The database is kept between runs (BENCH_FRESH=1 starts from an empty one): the seeds are
 // idempotent and only add what is missing, so a second run starts in seconds instead of minutes.
 // Everything stops afterwards; the exit code is the benchmarks'.
@@ -20,7 +22,7 @@
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './lib/deps.mjs';
+import { ROOT, ensureChromium } from './lib/deps.mjs';
 import { log, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
 
@@ -33,7 +35,8 @@ const PLACEMENT_SCRIPT = join(ROOT, 'tests', 'bench', 'placement.ts');
 const EVALUATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'evaluations.ts');
 const NOTIFICATIONS_SCRIPT = join(ROOT, 'tests', 'bench', 'notifications.ts');
 const PAST_CASES_SCRIPT = join(ROOT, 'tests', 'bench', 'past-cases.ts');
-// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications, past-cases).
+const BROWSER_SCRIPT = join(ROOT, 'tests', 'bench', 'browser.ts');
+// BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications, past-cases, browser).
 const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
@@ -74,6 +77,7 @@ async function main() {
     TEMPORAL_ADDRESS: stack.env.TEMPORAL_ADDRESS,
     // The local Twilio's control API (the notifications bench counts what the phones received).
     TWILIO_LOCAL_URL: stack.twilioUrl ?? '',
+    CHROMIUM_PATH: ONLY.length && !ONLY.includes('browser') ? '' : ensureChromium(),
   };
   const seeded = await runCommand('bench', process.execPath, [join(ROOT, 'seed', 'dist', 'bench.js'), String(FACILITIES)], { cwd: ROOT, inherit: true, env });
   if (seeded.code !== 0) return shutdown(1);
@@ -81,7 +85,7 @@ async function main() {
     [join(ROOT, 'seed', 'dist', 'bench-lists.js'), String(USERS), String(AUDIT_ENTRIES), String(AUDIT_DAYS)], { cwd: ROOT, inherit: true, env });
   if (listsSeeded.code !== 0) return shutdown(1);
   let failed = false;
-  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT, NOTIFICATIONS_SCRIPT, PAST_CASES_SCRIPT]) {
+  for (const script of [SCRIPT, LISTS_SCRIPT, CASES_SCRIPT, PLACEMENT_SCRIPT, EVALUATIONS_SCRIPT, NOTIFICATIONS_SCRIPT, PAST_CASES_SCRIPT, BROWSER_SCRIPT]) {
     if (!existsSync(script)) continue;
     if (ONLY.length && !ONLY.some((name) => script.endsWith(`${name}.ts`))) continue;
     const benchStarted = Date.now();

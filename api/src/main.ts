@@ -161,7 +161,18 @@ async function bootstrap() {
 
   // The UI's built files; other non-API paths get index.html from the error filter (real routes, no hash).
   if (fs.existsSync(path.join(config.uiDist, 'index.html'))) {
-    app.useStaticAssets({ root: config.uiDist, wildcard: false, index: false });
+    // The build's .br / .gz twins are sent when the browser accepts them. Files under assets/ are
+    // named by their content's hash: cached for a year; index.html (not served from here) never.
+    app.useStaticAssets({
+      root: config.uiDist,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      // @fastify/static hands its reply here (Nest's option type still names Node's response).
+      setHeaders: (res: unknown, filePath: string) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) (res as FastifyReply).header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   }
   await app.listen(config.port, config.host);
   console.log(`API listening on ${config.publicUrl}`);

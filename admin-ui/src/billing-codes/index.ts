@@ -1,5 +1,7 @@
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
-import { BillingCodeList } from './BillingCodeList';
+import { lazyPage } from '../common/lazyPage';
+
+const BillingCodeList = lazyPage(() => import('./BillingCodeList').then((m) => m.BillingCodeList));
 
 /** Create and edit happen in a modal over the list (spec 03 §2). */
 export default {

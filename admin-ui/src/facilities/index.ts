@@ -1,8 +1,10 @@
 import ApartmentIcon from '@mui/icons-material/Apartment';
 import { gated } from '../common/gated';
-import { FacilityCreate } from './FacilityCreate';
-import { FacilityEdit } from './FacilityEdit';
-import { FacilityList } from './FacilityList';
+import { lazyPage } from '../common/lazyPage';
+
+const FacilityCreate = lazyPage(() => import('./FacilityCreate').then((m) => m.FacilityCreate));
+const FacilityEdit = lazyPage(() => import('./FacilityEdit').then((m) => m.FacilityEdit));
+const FacilityList = lazyPage(() => import('./FacilityList').then((m) => m.FacilityList));
 
 export default {
   list: gated(FacilityList, '/facilities'),

@@ -1,7 +1,9 @@
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
-import { PatientTagCreate } from './PatientTagCreate';
-import { PatientTagList } from './PatientTagList';
-import { PatientTagShow } from './PatientTagShow';
+import { lazyPage } from '../common/lazyPage';
+
+const PatientTagCreate = lazyPage(() => import('./PatientTagCreate').then((m) => m.PatientTagCreate));
+const PatientTagList = lazyPage(() => import('./PatientTagList').then((m) => m.PatientTagList));
+const PatientTagShow = lazyPage(() => import('./PatientTagShow').then((m) => m.PatientTagShow));
 
 export default {
   list: PatientTagList,

@@ -1,9 +1,12 @@
 import PeopleIcon from '@mui/icons-material/People';
-import { UserEdit } from './UserEdit';
-import { UserList } from './UserList';
+import { lazyPage } from '../common/lazyPage';
 
-export { UserInvite } from './UserCreate';
 export { withUsers } from './usersDataProvider';
+
+const UserEdit = lazyPage(() => import('./UserEdit').then((m) => m.UserEdit));
+const UserList = lazyPage(() => import('./UserList').then((m) => m.UserList));
+export const UserInvite = lazyPage(() => import('./UserCreate').then((m) => m.UserInvite));
+export const UnlockUsersPage = lazyPage(() => import('./UnlockUsersPage').then((m) => m.UnlockUsersPage));
 
 export default {
   list: UserList,
@@ -11,4 +14,3 @@ export default {
   icon: PeopleIcon,
   recordRepresentation: (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`,
 };
-export { UnlockUsersPage } from './UnlockUsersPage';
