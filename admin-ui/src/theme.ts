@@ -1,5 +1,5 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
-import { focusVisibleStyles } from './layout/focusStyles';
+import { focusVisibleStyles, reflowStyles } from './layout/focusStyles';
 
 export const theme: RaThemeOptions = {
   ...defaultTheme,
@@ -11,6 +11,6 @@ export const theme: RaThemeOptions = {
   components: {
     ...defaultTheme.components,
     MuiTextField: { defaultProps: { variant: 'outlined', size: 'small' } },
-    MuiCssBaseline: { styleOverrides: focusVisibleStyles },
+    MuiCssBaseline: { styleOverrides: { ...focusVisibleStyles, ...reflowStyles } },
   },
 };
