@@ -174,8 +174,17 @@ test('keyboard only: a coordinator logs three calls and changes a case status', 
     expect((log.body as Array<{ result: string }>).map((r) => r.result)).toContain(results[i]);
   }
 
-  // The status control of the first case: Escape on its dialog, then OnHold with a note.
-  await page.goto(`/cases/${caseIds[0]}`);
+  // The first case, found with the dashboard's search and opened from its link.
+  await tabTo(page, page.getByTestId('dashboard-search'));
+  await page.keyboard.type(`Kilo${run}`);
+  const found = page.getByTestId('dashboard-search-case');
+  await expect(found).toHaveCount(1, { timeout: 15_000 });
+  await tabTo(page, found);
+  await expectVisibleFocus(page);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => u.pathname === `/cases/${caseIds[0]}`, { timeout: 20_000 });
+
+  // The status control: Escape on its dialog, then OnHold with a note.
   const chip = page.getByTestId('case-status-chip');
   await expect(chip).toContainText(/Contacting/i, { timeout: 20_000 });
   const select = page.getByTestId('status-select');
@@ -204,6 +213,15 @@ test('keyboard only: a coordinator logs three calls and changes a case status', 
   await expect(chip).toContainText(/Waiting for facility/i, { timeout: 20_000 });
   await expect(select).toBeFocused();
   await eventually(async () => (await api('GET', `/api/cases/${caseIds[0]}`, { token: itp })).body?.status === 'OnHold_WaitingForFacility', 'case on hold', 20_000);
+
+  // A row of the dashboard's case list takes the focus and opens its case with Enter.
+  await page.goto('/dashboard');
+  const caseRow = page.getByTestId('case-table').locator('tbody tr').first();
+  await expect(caseRow).toBeVisible({ timeout: 20_000 });
+  await tabTo(page, caseRow, 120);
+  await expectVisibleFocus(page);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/cases\/\d+$/, { timeout: 20_000 });
 
   await ctx.close();
 });
