@@ -126,6 +126,17 @@ test('keyboard only: a coordinator logs three calls and changes a case status', 
   await page.waitForURL(/\/call-log\/claim\/\d+$/);
   await expect(page.getByTestId('call-log-division')).toHaveText(`${FACILITY} / ${DIVISION}`, { timeout: 20_000 });
 
+  // Tasks selected on opening (a draft or a held task from earlier work) are unselected with Space.
+  await expect(page.getByTestId('call-log-row').first()).toBeVisible({ timeout: 20_000 });
+  const others = page.locator('[data-testid="call-log-row"]').filter({ has: page.locator('input[data-testid="call-log-row-select"]:checked') });
+  while ((await others.count()) > 0) {
+    const taskId = await others.first().getAttribute('data-task-id');
+    const box = page.locator(`[data-testid="call-log-row"][data-task-id="${taskId}"]`).getByTestId('call-log-row-select');
+    await tabTo(page, box);
+    await page.keyboard.press('Space');
+    await expect(box).not.toBeChecked();
+  }
+
   // Select the three cases' tasks with Space, set each result with the arrows.
   const results = ['NoAnswer', 'LeftVoicemail', 'NoAnswer'];
   const taskIds: number[] = [];
@@ -291,5 +302,86 @@ test('the calls card says in the live region when a division is claimed by someo
   await expect(row.getByTestId('calls-card-claim')).toContainText('Claimed by');
   await api('PUT', `/api/placement-tasks/claim/${(claimed.body as { claimId: number }).claimId}/release`, { token: admin });
   await expect(region).toContainText(`Calls: ${FACILITY} / ${DIVISION} released`, { timeout: 10_000 });
+  await ctx.close();
+});
+
+test('keyboard only: a provider starts an evaluation, answers with arrows and typing, and it is saved', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const provider = await tokenOf('provider@itp.example.org');
+  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
+  const tampa = await tampaDivisions();
+  const c = await createCase({
+    token: await tokenOf('coordinator@itp.example.org'),
+    facilityId: tampa.facilityId,
+    divisionId: tampa.floorId,
+    providerId,
+    patient: { firstName: `Eval${uniqueLetters()}`, lastName: 'Keyboard', dateOfBirth: '1990-05-05', gender: 'Female' },
+  });
+
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  await keyboardSignIn(page, 'provider@itp.example.org');
+  await page.goto(`/cases/${c.id}`);
+  const start = page.getByTestId(`request-row-${c.requestId}`).getByTestId('request-evaluation');
+  await expect(start).toHaveText('Start evaluation', { timeout: 20_000 });
+  await tabTo(page, start);
+  await expectVisibleFocus(page);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**/cases/${c.id}/requests/${c.requestId}/evaluation`, { timeout: 20_000 });
+  const form = page.getByTestId('evaluation-page');
+  await expect(form).toBeVisible({ timeout: 20_000 });
+
+  // A single-choice question: Tab reaches its group, Space picks the first answer, ArrowDown the next.
+  const radios = form.locator('input[type="radio"]:not([disabled])');
+  await expect(radios.first()).toBeAttached({ timeout: 20_000 });
+  await tabTo(page, radios.first(), 150);
+  await expectVisibleFocus(page);
+  await page.keyboard.press('Space');
+  await expect(radios.first()).toBeChecked();
+  await page.keyboard.press('ArrowDown');
+  await expect(radios.nth(1)).toBeChecked();
+  await expect(radios.nth(1)).toBeFocused();
+
+  // A text answer, typed.
+  const text = form.locator('textarea:not([readonly]):not([aria-hidden="true"]), input[type="text"]:not([readonly])').first();
+  await tabTo(page, text, 150);
+  await expectVisibleFocus(page);
+  await page.keyboard.type('Calm, oriented, answers questions.');
+  await expect(page.getByTestId('evaluation-save-state')).toHaveAttribute('data-state', 'saved', { timeout: 20_000 });
+
+  // Complete is reachable; the answers are kept on the server (the draft autosaved).
+  await tabTo(page, page.getByTestId('evaluation-complete'), 200);
+  await expectVisibleFocus(page);
+  await page.reload();
+  await expect(form.locator('input[type="radio"]:checked').first()).toBeAttached({ timeout: 20_000 });
+  await ctx.close();
+});
+
+test('the case page says in the live region when another user takes the medical information to edit it', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const provider = await tokenOf('provider@itp.example.org');
+  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
+  const tampa = await tampaDivisions();
+  const c = await createCase({
+    token: await tokenOf('coordinator@itp.example.org'),
+    facilityId: tampa.facilityId,
+    divisionId: tampa.floorId,
+    providerId,
+    patient: { firstName: `Held${uniqueLetters()}`, lastName: 'Keyboard', dateOfBirth: '1990-05-05', gender: 'Female' },
+  });
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  await keyboardSignIn(page, 'coordinator@itp.example.org');
+  await page.goto(`/cases/${c.id}`);
+  await expect(page.getByTestId('medical-information-card')).toBeVisible({ timeout: 20_000 });
+
+  const admin = await tokenOf('admin@itp.example.org');
+  const claimed = await api('POST', '/api/claims', { token: admin, body: { objectType: 'CaseMedicalInformation', objectId: c.id, extendBy: 60 } });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBeLessThan(300);
+  const region = page.getByTestId('live-announcer');
+  await expect(page.getByTestId('medical-information-holder')).toBeVisible({ timeout: 20_000 });
+  await expect(region).toContainText('Medical information is being edited by', { timeout: 5000 });
+  await api('PUT', `/api/claims/${(claimed.body as { id: number }).id}/release`, { token: admin, body: {} });
+  await expect(region).toContainText('Medical information can be edited again', { timeout: 20_000 });
   await ctx.close();
 });
