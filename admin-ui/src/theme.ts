@@ -1,4 +1,5 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
+import { focusVisibleStyles, reflowStyles } from './layout/focusStyles';
 
 export const theme: RaThemeOptions = {
   ...defaultTheme,
@@ -10,5 +11,6 @@ export const theme: RaThemeOptions = {
   components: {
     ...defaultTheme.components,
     MuiTextField: { defaultProps: { variant: 'outlined', size: 'small' } },
+    MuiCssBaseline: { styleOverrides: { ...focusVisibleStyles, ...reflowStyles } },
   },
 };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Table, TableBody, TableCell, TableHead, TableRow, type TableCellProps, type TableRowProps } from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, type TableCellProps, type TableRowProps } from '@mui/material';
 import { SortHeaderCell, type Sort } from './tableParts';
 
 /** One column of a SimpleTable: its header and what a row shows in it. */
@@ -42,44 +42,47 @@ export function SimpleTable<T>({
   onSort?: (field: string) => void;
 }) {
   const span = columns.length;
+  // A table wider than the window scrolls in its own box, not the page (tablets, 200 % zoom).
   return (
-    <Table size="small" data-testid={testId}>
-      <TableHead>
-        <TableRow>
-          {columns.map((c, i) =>
-            c.sortField && sort && onSort ? (
-              <SortHeaderCell key={i} field={c.sortField} label={String(c.label)} sort={sort} onSort={onSort} />
-            ) : (
-              <TableCell key={i} align={c.align} padding={c.cell?.padding}>
-                {c.label}
-              </TableCell>
-            ),
+    <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
+      <Table size="small" data-testid={testId}>
+        <TableHead>
+          <TableRow>
+            {columns.map((c, i) =>
+              c.sortField && sort && onSort ? (
+                <SortHeaderCell key={i} field={c.sortField} label={String(c.label)} sort={sort} onSort={onSort} />
+              ) : (
+                <TableCell key={i} align={c.align} padding={c.cell?.padding}>
+                  {c.label}
+                </TableCell>
+              ),
+            )}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {!rows && (
+            <TableRow>
+              <TableCell colSpan={span}>Loading…</TableCell>
+            </TableRow>
           )}
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {!rows && (
-          <TableRow>
-            <TableCell colSpan={span}>Loading…</TableCell>
-          </TableRow>
-        )}
-        {rows?.length === 0 && emptyText && (
-          <TableRow>
-            <TableCell colSpan={span} {...emptyCell}>
-              {emptyText}
-            </TableCell>
-          </TableRow>
-        )}
-        {rows?.map((r) => (
-          <TableRow key={rowKey(r)} {...rowProps?.(r)}>
-            {columns.map((c, i) => (
-              <TableCell key={i} align={c.align} {...c.cell}>
-                {c.render(r)}
+          {rows?.length === 0 && emptyText && (
+            <TableRow>
+              <TableCell colSpan={span} {...emptyCell}>
+                {emptyText}
               </TableCell>
-            ))}
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+            </TableRow>
+          )}
+          {rows?.map((r) => (
+            <TableRow key={rowKey(r)} {...rowProps?.(r)}>
+              {columns.map((c, i) => (
+                <TableCell key={i} align={c.align} {...c.cell}>
+                  {c.render(r)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { demoToolsAllowed } from '../auth/routeGates';
 import { useSession } from '../auth/session';
 import { IdleLogout } from '../idle/IdleLogout';
+import { LiveAnnouncer } from '../common/LiveAnnouncer';
 import { NavBar } from './NavBar';
 
 class PageErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { error: Error | null }> {
@@ -61,6 +62,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       </Box>
       <Footer />
       <IdleLogout />
+      <LiveAnnouncer />
     </Box>
   );
 }

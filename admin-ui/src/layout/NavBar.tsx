@@ -15,7 +15,14 @@ export function NavBar() {
   const { settings } = useSession();
   return (
     <NotificationFeedProvider>
-      <AppBar position="sticky" elevation={1} component="nav" aria-label="Main navigation">
+      <AppBar
+        position="sticky"
+        elevation={1}
+        component="nav"
+        aria-label="Main navigation"
+        // On a narrow window (200 % zoom) the wrapped bar would cover a quarter of the page: it scrolls away.
+        sx={{ position: { xs: 'static', md: 'sticky' } }}
+      >
         <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
           <Typography
             variant="h6"

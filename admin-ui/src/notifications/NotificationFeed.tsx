@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { NotificationItem, NotificationList } from '@crisis/forms';
+import { notificationText, type NotificationItem, type NotificationList } from '@crisis/forms';
+import { announce } from '../common/LiveAnnouncer';
 import { useSession } from '../auth/session';
 import { useAppData } from '../data/query';
 import { useLiveEvent } from '../live/useLiveEvent';
@@ -51,6 +52,8 @@ export function NotificationFeedProvider({ children }: { children: ReactNode }) 
     setOlder((o) => o.filter((i) => open.has(i.id) || !next.items.length));
     // Toasts of notifications resolved meanwhile (here or by a colleague) go away.
     setToasts((t) => [...fresh, ...t.filter((x) => open.has(x.id) && !fresh.some((f) => f.id === x.id))]);
+    // A screen reader hears the new ones (the toasts themselves are not live regions).
+    if (fresh.length) announce(fresh.length === 1 ? `New notification: ${notificationText(fresh[0])}` : `${fresh.length} new notifications. ${notificationText(fresh[0])}`);
   }, [dp]);
 
   useEffect(() => {

@@ -19,10 +19,26 @@ function Toast({ n }: { n: NotificationItem }) {
       variant="filled"
       data-testid="notification-toast"
       data-id={n.id}
-      sx={{ width: 360, boxShadow: 4, alignItems: 'flex-start', cursor: n.caseId ? 'pointer' : 'default' }}
+      // Heard through the page's live region (NotificationFeed), not as an interrupting alert.
+      role="group"
+      aria-label="New notification"
+      sx={{ width: 400, maxWidth: 'calc(100vw - 32px)', boxShadow: 4, alignItems: 'flex-start', cursor: n.caseId ? 'pointer' : 'default' }}
       onClick={() => open(n)}
       action={
         <>
+          {n.caseId ? (
+            <Button
+              color="inherit"
+              size="small"
+              data-testid="notification-toast-open"
+              onClick={(e) => {
+                e.stopPropagation();
+                open(n);
+              }}
+            >
+              Open
+            </Button>
+          ) : null}
           <Button
             color="inherit"
             size="small"

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNotify } from 'react-admin';
 import { Box, Button, Tooltip, Typography } from '@mui/material';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import {
   type MedicalInformationConfirmationReason,
 } from '@crisis/forms';
 import { useSession } from '../../auth/session';
+import { announce } from '../../common/LiveAnnouncer';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import { ConfirmDialog } from '../page/dialogs';
@@ -124,6 +125,14 @@ export function MedicalInformationCard({ caseRecord, onChanged }: CaseCardProps)
   };
 
   const holderName = claim.holder?.subjectName;
+  // Another user taking or giving up the edit lock is said through the live region.
+  const heardHolder = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (holderName === heardHolder.current) return;
+    if (holderName) announce(`Medical information is being edited by ${holderName}`);
+    else if (heardHolder.current) announce('Medical information can be edited again');
+    heardHolder.current = holderName;
+  }, [holderName]);
   return (
     <CaseCard
       title="Medical information"

@@ -1,6 +1,6 @@
 import { Box, Checkbox, FormControlLabel, Stack, Switch, TextField as MuiTextField, useMediaQuery, type Theme } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Datagrid, FunctionField, List, SelectArrayInput, useListContext } from 'react-admin';
+import { Datagrid, DatagridBody, DatagridRow, FunctionField, List, SelectArrayInput, useListContext, type DatagridRowProps } from 'react-admin';
 import { CASE_STATUSES, CaseStatus, DivisionType, MAIN_RECOMMENDATIONS, UserType } from '@crisis/forms';
 import { useSession } from '../../auth/session';
 import { getLastVisited, setLastVisited, usePersistedScroll } from '../../common/listPersistence';
@@ -46,6 +46,19 @@ const itpFilters = [
   />,
 ];
 
+/** A row reached with Tab opens its case with Enter, as a click does. */
+function KeyboardRow(props: DatagridRowProps) {
+  return (
+    <DatagridRow
+      {...props}
+      tabIndex={0}
+      onKeyDown={(e: React.KeyboardEvent<HTMLTableRowElement>) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) e.currentTarget.click();
+      }}
+    />
+  );
+}
+
 /** Rows open the case page; the last opened one stays highlighted (spec 03 §2 list persistence). */
 function CaseRows({ children }: { children: React.ReactNode }) {
   const { isPending, data } = useListContext();
@@ -61,6 +74,7 @@ function CaseRows({ children }: { children: React.ReactNode }) {
       rowSx={(r) => (lastVisited !== null && String(r.id) === lastVisited ? { backgroundColor: 'rgba(25, 118, 210, 0.10)' } : {})}
       sx={{ '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } }}
       data-testid="case-table"
+      body={<DatagridBody row={<KeyboardRow />} />}
     >
       {children}
     </Datagrid>

@@ -95,9 +95,12 @@ export function NoteField(props: {
   error?: string;
   required?: boolean;
   testId: string;
+  /** The dialog's first field: it gets the focus when the dialog opens. */
+  autoFocus?: boolean;
 }) {
   return (
     <TextField
+      autoFocus={props.autoFocus}
       label={props.label}
       value={props.value}
       onChange={(e) => props.onChange(e.target.value)}

@@ -53,7 +53,7 @@ export function NoteDialog({ target, onClose, onSubmit }: { target: string | nul
   };
   return (
     <FormDialog open title={`Change status to ${caseStatusLabel(target, 'itp')}`} testId="status-note-dialog" submitLabel="Change status" busy={busy} onClose={onClose} onSubmit={submit}>
-      <NoteField label="Note" value={note} onChange={setNote} error={errors.note} required={statusChangeNeedsNote(target)} testId="status-note" />
+      <NoteField label="Note" value={note} onChange={setNote} error={errors.note} required={statusChangeNeedsNote(target)} testId="status-note" autoFocus />
     </FormDialog>
   );
 }

@@ -375,48 +375,51 @@ export function CallLogPage() {
           </Card>
 
           <Card>
-            <Table size="small" data-testid="call-log-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      checked={allSelected}
-                      indeterminate={!!selectedTasks.length && !allSelected}
-                      onChange={(e) => data.tasks.forEach((t) => toggle(t.id, e.target.checked))}
-                      inputProps={{ 'aria-label': 'Select all', 'data-testid': 'call-log-select-all' } as any}
-                    />
-                  </TableCell>
-                  <TableCell>Patient</TableCell>
-                  <TableCell>Gender / age</TableCell>
-                  <TableCell>Source facility</TableCell>
-                  <TableCell>Last call</TableCell>
-                  <TableCell>Callback</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.tasks.map((t) => (
-                  <TaskRows
-                    key={t.id}
-                    task={t}
-                    row={rows[t.id] ?? emptyRow(false)}
-                    problems={problems[t.id] ?? {}}
-                    options={options}
-                    grid={grid}
-                    onToggle={(s) => toggle(t.id, s)}
-                    onResult={(r) => setResult(t.id, r)}
-                    onChange={(patch) => update(t.id, patch)}
-                    onNote={() => setNoteFor(t.id)}
-                  />
-                ))}
-                {!data.tasks.length && (
+            {/* Wider than the window (tablets, 200 % zoom): the table scrolls in its own box, not the page. */}
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table size="small" data-testid="call-log-table">
+                <TableHead>
                   <TableRow>
-                    <TableCell colSpan={6} sx={{ color: 'text.secondary' }}>
-                      No tasks for this division.
+                    <TableCell padding="checkbox">
+                      <Checkbox
+                        checked={allSelected}
+                        indeterminate={!!selectedTasks.length && !allSelected}
+                        onChange={(e) => data.tasks.forEach((t) => toggle(t.id, e.target.checked))}
+                        inputProps={{ 'aria-label': 'Select all', 'data-testid': 'call-log-select-all' } as any}
+                      />
                     </TableCell>
+                    <TableCell>Patient</TableCell>
+                    <TableCell>Gender / age</TableCell>
+                    <TableCell>Source facility</TableCell>
+                    <TableCell>Last call</TableCell>
+                    <TableCell>Callback</TableCell>
                   </TableRow>
-                )}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {data.tasks.map((t) => (
+                    <TaskRows
+                      key={t.id}
+                      task={t}
+                      row={rows[t.id] ?? emptyRow(false)}
+                      problems={problems[t.id] ?? {}}
+                      options={options}
+                      grid={grid}
+                      onToggle={(s) => toggle(t.id, s)}
+                      onResult={(r) => setResult(t.id, r)}
+                      onChange={(patch) => update(t.id, patch)}
+                      onNote={() => setNoteFor(t.id)}
+                    />
+                  ))}
+                  {!data.tasks.length && (
+                    <TableRow>
+                      <TableCell colSpan={6} sx={{ color: 'text.secondary' }}>
+                        No tasks for this division.
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </TableBody>
+              </Table>
+            </Box>
           </Card>
 
           <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>

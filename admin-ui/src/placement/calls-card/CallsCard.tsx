@@ -22,6 +22,7 @@ import { keys, useAppData, useAppQuery } from '../../data/query';
 import { SimpleTable } from '../../common/SimpleTable';
 import { useDebounced } from '../../common/useDebounced';
 import { useLiveEvent } from '../../live/useLiveEvent';
+import { announce } from '../../common/LiveAnnouncer';
 
 const PAGE_SIZE = 6;
 const LIVE_EVENTS: LiveEventName[] = ['calls.updated', 'division.claimed', 'division.released', 'callback.due'];
@@ -54,6 +55,17 @@ export function CallsCard() {
   useEffect(() => setPage(0), [withinTwoHours, name]);
   // The calls room is joined by the server on connection: no join here.
   useLiveEvent(null, LIVE_EVENTS, load);
+  // What changes by itself is said through the live region: a claim taken or given up elsewhere, a callback due.
+  const divisionLabel = (data: unknown) => {
+    const row = rows.find((r) => r.divisionId === Number((data as { divisionId?: unknown } | null)?.divisionId));
+    return row ? `${row.facilityName} / ${row.divisionName}` : 'A division';
+  };
+  useLiveEvent(null, 'division.claimed', (data) => {
+    const by = (data as { claimedByName?: string } | null)?.claimedByName;
+    announce(`Calls: ${divisionLabel(data)} claimed${by ? ` by ${by}` : ''}`);
+  });
+  useLiveEvent(null, 'division.released', (data) => announce(`Calls: ${divisionLabel(data)} released`));
+  useLiveEvent(null, 'callback.due', (data) => announce(`Calls: a callback is due at ${divisionLabel(data)}`));
 
   /** Claims the division (and opens its call log); `resume` resumes its on-hold tasks first. */
   const claim = async (row: CallsCardRow, resume = false) => {
