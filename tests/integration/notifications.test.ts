@@ -405,6 +405,19 @@ describe('notifications', () => {
       expect((await db.query('SELECT dismissed_at FROM notifications WHERE id = $1', [mine])).rows[0].dismissed_at).not.toBeNull();
     });
 
+    it('lists the resolved ones latest resolved first, by keyset pages', async () => {
+      const reader = await createTestUser(UserType.FacilityUser, { facilityId: (await tampaDivisions()).facilityId, label: 'resolved reader' });
+      const token = await reader.signIn();
+      // Five raised a second apart (newest first), resolved a minute apart from the newest raised: the
+      // oldest raised was resolved last, so it leads the list.
+      const ids = await insert(reader.id, 5, { ageSeconds: 3600 });
+      for (const [i, id] of ids.entries())
+        await db.query("UPDATE notifications SET resolved_at = now() - make_interval(mins => 10 - $1), resolved_by = $2 WHERE id = $3", [i, reader.id, id]);
+      const first = (await ok(api('GET', '/api/notifications/resolved?limit=3', { token }))).body as Array<{ id: number }>;
+      const second = (await ok(api('GET', `/api/notifications/resolved?limit=3&cursor=${first[2].id}`, { token }))).body as Array<{ id: number }>;
+      expect([...first, ...second].map((n) => n.id)).toEqual([...ids].reverse());
+    });
+
     it('raises one row for every coordinator: each reads and dismisses her own copy, one resolves it for all', async () => {
       const second = await createTestUser(UserType.ItpUser, { label: 'second coordinator' });
       const secondToken = await second.signIn();

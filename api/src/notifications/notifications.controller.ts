@@ -79,7 +79,7 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Route('GET', 'resolved', 'access', 'NotificationBell')
-  @ApiOperation({ summary: "The caller's notifications resolved within the last 2 days and not dismissed, newest first, with the resolver's full name" })
+  @ApiOperation({ summary: "The caller's notifications resolved within the last 2 days and not dismissed, the latest resolved first (keyset pages: ?cursor = the last id), with the resolver's full name" })
   @apply(LIST_QUERIES)
   list(@CurrentUser() user: UserContext, @Query() query: Record<string, unknown>) {
     return this.notifications.resolved(readerOf(user), listOptions(query));

@@ -76,20 +76,30 @@ export function unresolvedListSql(reader: NotificationReader, o: ListOptions) {
   };
 }
 
-/** Resolved within the last 2 days and not dismissed (the indexes by resolution time), newest first, with the resolver's full name. */
+/** Latest resolved first, as the resolution-time indexes hold them. */
+const LATEST_RESOLVED = 'ORDER BY n.resolved_at DESC, n.id DESC';
+/** Keyset of the resolved list: after the cursor's row ($5) by resolution time. */
+const afterResolved = (cursor: number | null) =>
+  cursor === null ? '' : `AND (n.resolved_at, n.id) < ((SELECT resolved_at FROM notifications WHERE id = $5 AND (user_id = $1 OR audience IS NOT NULL)), $5)`;
+
+/**
+ * Resolved within the last 2 days and not dismissed, the latest resolved first, with the
+ * resolver's full name. Each side walks its index by resolution time and stops after a page:
+ * sorted by creation instead, every row resolved in the 2 days had to be read and sorted first.
+ */
 export function resolvedListSql(reader: NotificationReader, o: ListOptions) {
   const recent = 'n.resolved_at > now() - make_interval(days => $4)';
   return {
     sql: `WITH own AS (
             SELECT ${OWN_COLUMNS} FROM notifications n
-             WHERE n.user_id = $1 AND ${recent} AND n.dismissed_at IS NULL ${readFilter('n.read_at', o.isRead)} ${after(o.cursor)} ${NEWEST} LIMIT $3
+             WHERE n.user_id = $1 AND ${recent} AND n.dismissed_at IS NULL ${readFilter('n.read_at', o.isRead)} ${afterResolved(o.cursor)} ${LATEST_RESOLVED} LIMIT $3
           ), shared AS (
             SELECT ${SHARED_COLUMNS} FROM ${WITH_RECEIPT}
-             WHERE ${SHARED_VISIBLE} AND ${recent} AND r.dismissed_at IS NULL ${readFilter('coalesce(r.read_at, n.resolved_at)', o.isRead)} ${after(o.cursor)} ${NEWEST} LIMIT $3
+             WHERE ${SHARED_VISIBLE} AND ${recent} AND r.dismissed_at IS NULL ${readFilter('coalesce(r.read_at, n.resolved_at)', o.isRead)} ${afterResolved(o.cursor)} ${LATEST_RESOLVED} LIMIT $3
           )
           SELECT ${ITEM}, u.first_name || ' ' || u.last_name AS "resolvedByName"
             FROM (SELECT * FROM own UNION ALL SELECT * FROM shared) m LEFT JOIN users u ON u.id = m.resolved_by
-           ORDER BY m.created_at DESC, m.id DESC LIMIT $3`,
+           ORDER BY m.resolved_at DESC, m.id DESC LIMIT $3`,
     params: [reader.id, reader.itpStaff, o.limit, RESOLVED_NOTIFICATION_DAYS, ...(o.cursor === null ? [] : [o.cursor])],
   };
 }
