@@ -80,6 +80,9 @@ test('the dashboard, the case page and the call log fit 1024 × 768, tablets and
     await page.screenshot({ path: `${SHOTS}/dashboard-${size.name}-window.png` });
     let s = await sideways(page);
     if (s.over > 0) problems.push(`dashboard ${size.name}: ${s.over}px (${s.culprit})`);
+    // At a normal zoom the navigation bar keeps one row (64 px), however narrow the screen.
+    const bar = await page.getByRole('navigation', { name: 'Main navigation' }).boundingBox();
+    if (size.scale === 1 && bar && bar.height > 80) problems.push(`navigation bar ${size.name}: ${bar.height.toFixed(0)}px tall`);
 
     // The case page.
     await page.goto(`/cases/${caseId}`);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Divider, Menu, MenuItem } from '@mui/material';
+import { Box, Button, Divider, Menu, MenuItem } from '@mui/material';
 import { useLogout } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { AVATAR_SIZE } from '@crisis/forms';
@@ -46,12 +46,16 @@ export function ProfileMenu() {
 
         onClick={(e) => setAnchor(e.currentTarget)}
         data-testid="nav-profile-menu"
+        aria-label={fullName}
         aria-haspopup="menu"
         sx={{ textTransform: 'none', gap: 1 }}
       >
         {/* A child, not the startIcon: the icon slot would force the initials to 20 px. */}
         <UserAvatar reference={avatar} name={fullName} size={AVATAR_SIZE.sm} testId="nav-profile-avatar" />
-        {context.firstName} {context.lastName}
+        {/* Below 1200 px (1024 × 768 screens, tablets upright) the initials alone: the bar keeps one row. */}
+        <Box component="span" sx={{ display: { xs: 'none', lg: 'inline' } }}>
+          {context.firstName} {context.lastName}
+        </Box>
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={close} data-testid="profile-menu">
         <MenuItem component={Link} to="/me" onClick={close} data-testid="profile-entry-me">
