@@ -47,6 +47,17 @@ function playwrightCounts(file) {
   };
 }
 
+/** One line on the accessibility scans of the end-to-end suite: pages scanned, violations, time. */
+function axeSummary() {
+  const file = join(OUT, 'axe.jsonl');
+  if (!existsSync(file)) return;
+  const scans = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const pages = new Set(scans.map((s) => s.label)).size;
+  const violations = scans.reduce((n, s) => n + s.violations.reduce((m, v) => m + v.targets.length, 0), 0);
+  const seconds = (scans.reduce((n, s) => n + s.ms, 0) / 1000).toFixed(1);
+  console.log(`axe: ${scans.length} scans of ${pages} pages (WCAG 2.1 A/AA), ${violations} violations, ${seconds} s of scanning`);
+}
+
 /** Counts from scripts/lint.mjs: one per check (eslint, check-imports). */
 function lintCounts(file) {
   const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -80,8 +91,11 @@ const SUITES = [
     // list: progress on the console; json: the counts, written to PLAYWRIGHT_JSON_OUTPUT_NAME.
     cmd: ['npx', 'playwright', 'test', '-c', 'tests/playwright.config.ts', '--reporter=list,json',
       '--pass-with-no-tests'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(OUT, 'e2e.json') },
+    // AXE_REPORT: each accessibility scan (tests/e2e/support.ts expectAccessible) appends a line.
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(OUT, 'e2e.json'), AXE_REPORT: join(OUT, 'axe.jsonl') },
+    extraOutputs: [join(OUT, 'axe.jsonl')],
     counts: playwrightCounts,
+    after: axeSummary,
   },
   {
     // A quick sample of the reliability battery, on a stack of its own (it kills processes).
@@ -168,6 +182,7 @@ async function main() {
   for (const suite of SUITES.filter(chosen)) {
     const suiteStarted = Date.now();
     rmSync(suite.output, { force: true }); // never count a previous run's results
+    for (const file of suite.extraOutputs ?? []) rmSync(file, { force: true });
     console.log(`\n${bold(`── ${suite.name} ──`)}`);
     const [cmd, ...args] = suite.cmd;
     if (FILTER && !suite.unfiltered) args.push(...(suite.name === 'e2e' ? ['--grep', FILTER] : ['--testPathPatterns', FILTER]));
@@ -198,6 +213,7 @@ async function main() {
     } else {
       total.failed += 1;
     }
+    suite.after?.();
     timings.push(`${suite.name} ${secondsSince(suiteStarted)}` +
       (counts ? ` (${counts.passed} passed, ${counts.failed} failed)` : ' (crashed)'));
   }

@@ -1,8 +1,7 @@
 import path from 'path';
-import { expect, test } from '@playwright/test';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * Address look-ups in the facility form (spec 03 §2/§5): typing a 5-digit zip fills city, state,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { accessTokenOf, watchAccessToken } from './support';
+import { accessTokenOf, watchAccessToken, expect, test } from './support';
 
 /**
  * Issue 3's "done means" journeys not covered by the other suites: an invited user signs in through

@@ -1,7 +1,6 @@
 import path from 'path';
-import { expect, test } from '@playwright/test';
 import { db } from '../support/db';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 const SHOTS = path.resolve(__dirname, '..', '..', '.data', 'test', 'audit-shots');
 

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { api, eventually } from '../support/api';
 import { completeEvaluation } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The call-log journey of issue 5: two cases reach contacting through the API; in the browser

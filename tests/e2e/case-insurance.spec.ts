@@ -1,8 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The insurances page /cases/{id}/insurances (spec 01 §2, §4, §5 Insurance): the facility user

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { completeEvaluation, createCase, uniqueLetters } from '../support/cases';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { api } from '../support/api';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 const tokenOf = async (email: string) => (await signInApi({ email, password: DEMO_PASSWORD })).accessToken;
 

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { createCase, uniqueLetters } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The dashboards per role (spec 02 §2 /dashboard): the facility admin gives feedback from the

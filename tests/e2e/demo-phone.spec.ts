@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { createCase, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD } from './support';
+import { DEMO_PASSWORD, expect, test } from './support';
 
 /**
  * The demo's phone (spec 03 §2 demo tools "phone calls, SMS"): a coordinator puts a case on hold,

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { caseReference } from '@crisis/forms';
 import { db } from '../support/db';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 /**
  * The ITP admin's EHR tools (issue 16; spec 02 §1 "Athena payer search result", 01 §7 "retry of an

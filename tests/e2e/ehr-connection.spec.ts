@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The ITP admin connects a facility to its EHR (issue 16, README "EHR (FHIR R4)"): she fills in the

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { api } from '../support/api';
 import { completeEvaluation } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The EHR in the browser (spec 01 §5, §7; 02 §2): Tampa Bay General is EHR-integrated in the demo

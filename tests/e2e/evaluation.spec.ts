@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { isQuestion, type QuestionItem, type QuestionnaireItem } from '@crisis/forms';
 import { api } from '../support/api';
 import { createCase, startContacting, tampaDivisions, uniqueLetters } from '../support/cases';
 import { db } from '../support/db';
 import { download, pdfText } from '../support/files';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The evaluation journey (spec 02 §2 "Evaluation screen", "Evaluation forms list", "Questionnaire

@@ -1,6 +1,6 @@
 import path from 'path';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support';
+import { type Page } from '@playwright/test';
+import { signIn, expect, test } from './support';
 
 /** Picks an option of a react-admin SelectInput identified by its data-testid. */
 async function choose(page: Page, testId: string, option: string) {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 /**
  * Auto-logout (spec 03 §2): the warning dialog counts down before the idle limit, "Stay signed

@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The ITP admin edits her own organization's IP allow-list on /itp-organization-settings with a

@@ -1,8 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * Medical information under a claim (spec 01 §4): the coordinator opens Edit on the case page;

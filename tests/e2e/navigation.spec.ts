@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 /**
  * Each role signs in through the real sign-in page and sees its own navigation bar

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { UserType } from '@crisis/forms';
 import { api } from '../support/api';
 import { createCase } from '../support/cases';
 import { NOTIFICATION_READERS, db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
 import { TEST_USER_PASSWORD, createTestUser, type TestUser } from '../support/users';
-import { DEMO_PASSWORD } from './support';
+import { DEMO_PASSWORD, expect, test } from './support';
 
 /**
  * The notification bell (spec 02 §2, §4, §9): a coordinator with the app open sees the badge and a

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 /**
  * The ITP admin edits the ITP organization's ER line on /itp-organization-settings: a blank value is

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { BILLING_CSV_COLUMNS, DIAGNOSTICS_CSV_COLUMNS, PAST_CASE_CSV_COLUMNS } from '@crisis/forms';
 import { tampaDivisions, uniqueLetters } from '../support/cases';
 import { db } from '../support/db';
-import { signIn } from './support';
+import { signIn, expect, test } from './support';
 
 /**
  * Past cases as their users work them (spec 02 §2 "Past cases"): the group user filters by county

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'fs';
-import { expect, test } from '@playwright/test';
 import { createCase } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 const SHOTS = '/tmp/shots-patients';
 mkdirSync(SHOTS, { recursive: true });

@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { contactingCase as buildContactingCase, uniqueLetters } from '../support/cases';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
 import { uploadForm } from '../support/files';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * Placement rows of spec 02 §2 and §7 as a user sees them: the add-tasks modal tells how many

@@ -3,10 +3,9 @@ import { contactingCase as buildContactingCase, uniqueLetters } from '../support
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { expect, test } from '@playwright/test';
 import { api, eventually } from '../support/api';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 const tokenOf = async (email: string) => (await signInApi({ email, password: DEMO_PASSWORD })).accessToken;
 

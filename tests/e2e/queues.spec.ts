@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { createCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The request queues as users work them (spec 02 §2 "Queues"): the coordinator edits and cancels

@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { createCase } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The recommendation is part of the case, whoever edits it: the coordinator sets it from the

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { db } from '../support/db';
+import { expect, test } from './support';
 
 /**
  * Reference data journeys (spec 03 §2 /patient-tags, /billing-codes): the ITP admin signs in

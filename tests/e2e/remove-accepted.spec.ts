@@ -1,9 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { api, eventually } from '../support/api';
 import { contactingCase } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * Remove from accepted on the case page (spec 01 §4): a case accepted by Sunrise's Adult

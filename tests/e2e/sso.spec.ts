@@ -1,8 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { api } from '../support/api';
 import { signIn as signInHttp } from '../support/oidc-client';
 import { startSamlIdp, type SamlIdp } from '../support/saml-idp';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * SAML single sign-on journey (spec 03 "SSO"): the facility admin configures SSO on

@@ -1,8 +1,7 @@
 import path from 'path';
-import { expect, test } from '@playwright/test';
 import { Client } from 'pg';
 import { readSignInCode } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn, watchAccessToken } from './support';
+import { DEMO_PASSWORD, signIn, watchAccessToken, expect, test } from './support';
 
 /** Users administration (spec 03 §2 /users, /users/invite): the ITP admin invites a user and finds it in the list. */
 test('the ITP admin invites a user through /users/invite and sees it in the list', async ({ page }) => {

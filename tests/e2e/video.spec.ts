@@ -1,10 +1,10 @@
-import { expect, test, type BrowserContext } from '@playwright/test';
+import { type BrowserContext } from '@playwright/test';
 import { api } from '../support/api';
 import { createCase, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
 import { pdfText } from '../support/files';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * The video evaluation (spec 01 §4 "Video meeting", 02 §2 "Video evaluation", §9 facility

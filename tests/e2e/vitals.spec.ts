@@ -1,8 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { createCase } from '../support/cases';
 import { db } from '../support/db';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, signIn, expect, test } from './support';
 
 /**
  * Vitals (spec 01 §3, §5): the ER nurse types the oxygen saturation in percent; it travels and is

@@ -35,4 +35,4 @@ export function EmptyRow({ span, text }: { span: number; text: string }) {
 }
 
 /** An undone call or status: struck through and greyed. */
-export const undoneRowSx = (undone: boolean) => (undone ? { '& td': { textDecoration: 'line-through', color: 'text.disabled' } } : undefined);
+export const undoneRowSx = (undone: boolean) => (undone ? { '& td': { textDecoration: 'line-through', color: 'text.secondary' } } : undefined);

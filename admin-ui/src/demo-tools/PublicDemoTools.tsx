@@ -1,12 +1,17 @@
 import { AppBar, Box, Button, CssBaseline, Toolbar, Typography } from '@mui/material';
+import { ThemeProvider, createTheme } from '@mui/material/styles';
 import type { AppSettings } from '@crisis/forms';
 import { signIn } from '../auth/userManager';
+import { theme } from '../theme';
 import { DemoToolsPage } from './DemoToolsPage';
+
+/** The app's theme (its contrast-checked palette) outside react-admin's <Admin>. */
+const publicTheme = createTheme(theme);
 
 /** The demo outbox before sign-in (a demo user reads the MFA code here while signing in). */
 export function PublicDemoTools({ settings }: { settings: AppSettings }) {
   return (
-    <>
+    <ThemeProvider theme={publicTheme}>
       <CssBaseline />
       <AppBar position="static">
         <Toolbar>
@@ -21,6 +26,6 @@ export function PublicDemoTools({ settings }: { settings: AppSettings }) {
       <Box sx={{ p: 3 }}>
         <DemoToolsPage />
       </Box>
-    </>
+    </ThemeProvider>
   );
 }

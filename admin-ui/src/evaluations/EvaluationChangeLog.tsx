@@ -31,7 +31,7 @@ export function EvaluationChangeLog({ requestId, items }: { requestId: number; i
   return (
     <Card variant="outlined" data-testid="evaluation-change-log">
       <CardHeader title="Change log" titleTypographyProps={{ variant: 'h6' }} />
-      <CardContent sx={{ pt: 0, overflowX: 'auto' }}>
+      <CardContent sx={{ pt: 0, overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Change log">
         {log.error && <Typography color="error">{log.error}</Typography>}
         {log.data && rows.length === 0 && <Typography color="text.secondary">No edits since the evaluation was completed.</Typography>}
         {rows.length > 0 && (

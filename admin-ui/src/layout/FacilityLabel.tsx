@@ -20,7 +20,7 @@ export function FacilityLabel() {
       {showEr && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }} data-testid="facility-label-er-line">
           <Typography variant="caption">ER line: {formatPhone(label.erLine)}</Typography>
-          <Chip label="Toll free" size="small" sx={{ height: 18, fontSize: 11, bgcolor: 'rgba(255,255,255,0.2)', color: 'inherit' }} />
+          <Chip label="Toll free" size="small" sx={{ height: 18, fontSize: 11, bgcolor: 'transparent', border: '1px solid rgba(255,255,255,0.7)', color: 'inherit' }} />
         </Box>
       )}
     </Box>

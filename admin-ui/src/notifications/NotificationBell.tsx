@@ -171,7 +171,7 @@ export function NotificationBell() {
               </ListItem>
             ))}
             {feed.nextCursor && (
-              <Box sx={{ textAlign: 'center', py: 1 }}>
+              <Box component="li" sx={{ textAlign: 'center', py: 1, listStyle: 'none' }}>
                 <Button size="small" data-testid="notification-older" onClick={() => void feed.loadOlder()}>
                   Show older
                 </Button>

@@ -36,7 +36,7 @@ const STYLE = `
   .alert.info{background:#e8f1fb;color:#0b3c74;border:1px solid #bcd6f3}
   .secondary{margin-top:18px;font-size:14px;color:#52606d;display:flex;justify-content:space-between;align-items:center;gap:12px}
   a{color:#1565c0}
-  footer{margin-top:28px;font-size:12px;color:#7b8794;text-align:center}
+  footer{margin-top:28px;font-size:12px;color:#52606d;text-align:center}
 `;
 
 function layout(title: string, content: string, extraHead = ''): string {

@@ -96,7 +96,7 @@ export function VitalsCard({ caseRecord, onChanged }: CaseCardProps) {
       }
     >
       {data?.length ? (
-        <Box sx={{ overflowX: 'auto' }}>
+        <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Vitals">
           <Table size="small" data-testid="vitals-table">
             <TableHead>
               <TableRow>

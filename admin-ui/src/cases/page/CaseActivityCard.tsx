@@ -32,7 +32,8 @@ export function CaseActivityCard({ caseRecord }: CaseCardProps) {
           </Button>
         }
       />
-      <CardContent sx={{ pt: 0, overflowX: 'auto' }}>
+      {/* A table wider than the card scrolls: the keyboard reaches it (WCAG 2.1.1). */}
+      <CardContent sx={{ pt: 0, overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Case activity">
         {error && <Typography color="error">{error}</Typography>}
         {rows && rows.length === 0 && <Typography color="text.secondary">No activity yet.</Typography>}
         {rows && rows.length > 0 && (

@@ -102,6 +102,7 @@ export function EvaluationFormsTab({ facilityId }: { facilityId: number }) {
                 value={r.evaluationFormId ?? ''}
                 onChange={(e) => save(r, { evaluationFormId: String(e.target.value) === '' ? null : Number(e.target.value) })}
                 sx={{ minWidth: 320 }}
+                inputProps={{ 'aria-label': `Evaluation form for ${enumLabel(r.requestType)}` }}
                 data-testid={`ef-form-${r.requestType}`}
               >
                 <MenuItem value="">
@@ -121,7 +122,7 @@ export function EvaluationFormsTab({ facilityId }: { facilityId: number }) {
               <Checkbox
                 checked={r.isAthenaBilled}
                 onChange={(e) => save(r, { isAthenaBilled: e.target.checked })}
-                slotProps={{ input: { 'data-testid': `ef-billed-${r.requestType}` } as any }}
+                slotProps={{ input: { 'data-testid': `ef-billed-${r.requestType}`, 'aria-label': `Bill ${enumLabel(r.requestType)} to EHR` } as any }}
               />
             ),
           },

@@ -534,7 +534,7 @@ function TaskRows({
     <Fragment>
       <TableRow selected={row.selected} data-testid="call-log-row" data-task-id={t.id} data-case-id={t.caseId} data-on-hold={t.onHold ? 'true' : 'false'}>
         <TableCell padding="checkbox" sx={{ borderBottom: row.selected ? 'none' : undefined }}>
-          <Checkbox checked={row.selected} onChange={(e) => onToggle(e.target.checked)} inputProps={{ 'data-testid': 'call-log-row-select' } as any} />
+          <Checkbox checked={row.selected} onChange={(e) => onToggle(e.target.checked)} inputProps={{ 'data-testid': 'call-log-row-select', 'aria-label': `Select ${t.lastName}, ${t.firstName}` } as any} />
         </TableCell>
         <TableCell sx={{ borderBottom: row.selected ? 'none' : undefined }}>
           <Link component={RouterLink} to={`/cases/${t.caseId}`} data-testid="call-log-patient">

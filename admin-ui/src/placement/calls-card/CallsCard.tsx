@@ -121,6 +121,7 @@ export function CallsCard() {
               render: (row) => (
                 <Tooltip title={CIRCLE_LABELS[row.circle]}>
                   <Box
+                    role="img"
                     data-testid="calls-card-circle"
                     sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: CIRCLE_COLORS[row.circle], mx: 'auto' }}
                   />
