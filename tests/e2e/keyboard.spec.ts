@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { api, eventually } from '../support/api';
 import { contactingCase, createCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD } from './support';
+import { DEMO_PASSWORD, expect, test } from './support';
 
 /**
  * Keyboard-only journeys (issue 18): a coordinator signs in, claims a division from the calls

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { api } from '../support/api';
 import { contactingCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
-import { DEMO_PASSWORD, signIn } from './support';
+import { DEMO_PASSWORD, expect, signIn, test } from './support';
 
 /**
  * Layouts (issue 18): the coordinator's dashboard, a case page and the call log at 1024 × 768, on
