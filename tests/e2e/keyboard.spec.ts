@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { type Locator, type Page } from '@playwright/test';
+import { type Browser, type Locator, type Page } from '@playwright/test';
 import { api, eventually } from '../support/api';
 import { contactingCase, createCase, tampaDivisions, uniqueLetters } from '../support/cases';
 import { signIn as signInApi } from '../support/oidc-client';
@@ -80,6 +80,29 @@ async function keyboardSignIn(page: Page, email: string, landing = '/dashboard')
   await expect(page.getByTestId('nav-dashboard')).toBeVisible({ timeout: 20_000 });
 }
 
+/** A new case at Tampa for the provider, and a 1280 × 800 window signed in by keyboard as `email`. */
+async function newCaseInBrowser(browser: Browser, baseURL: string | undefined, firstName: string, email: string) {
+  const provider = await tokenOf('provider@itp.example.org');
+  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
+  const tampa = await tampaDivisions();
+  const c = await createCase({
+    token: await tokenOf('coordinator@itp.example.org'),
+    facilityId: tampa.facilityId,
+    divisionId: tampa.floorId,
+    providerId,
+    patient: { firstName: `${firstName}${uniqueLetters()}`, lastName: 'Keyboard', dateOfBirth: '1990-05-05', gender: 'Female' },
+  });
+  return { c, ...(await keyboardWindow(browser, baseURL, email)) };
+}
+
+/** A 1280 × 800 window signed in by keyboard as `email`. */
+async function keyboardWindow(browser: Browser, baseURL: string | undefined, email: string) {
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  await keyboardSignIn(page, email);
+  return { ctx, page };
+}
+
 test('keyboard only: a coordinator logs three calls and changes a case status', async ({ browser, baseURL }) => {
   test.setTimeout(240_000);
   mkdirSync(SHOTS, { recursive: true });
@@ -101,9 +124,7 @@ test('keyboard only: a coordinator logs three calls and changes a case status', 
       }),
     );
 
-  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  await keyboardSignIn(page, 'coordinator@itp.example.org');
+  const { ctx, page } = await keyboardWindow(browser, baseURL, 'coordinator@itp.example.org');
 
   // The calls card: filter to Sunrise, any time, and claim its Adult Inpatient Unit.
   const card = page.getByTestId('calls-card');
@@ -239,9 +260,7 @@ test('keyboard only: a coordinator logs three calls and changes a case status', 
 
 test('keyboard only: the bell opens, moves through, closes with Escape; new notifications are said in the live region', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  await keyboardSignIn(page, 'coordinator@itp.example.org');
+  const { ctx, page } = await keyboardWindow(browser, baseURL, 'coordinator@itp.example.org');
   const bell = page.getByTestId('notification-bell');
   await expect(bell).toHaveAttribute('aria-label', /Notifications \(\d+ unresolved\)/);
   const region = page.getByTestId('live-announcer');
@@ -279,9 +298,7 @@ test('keyboard only: the bell opens, moves through, closes with Escape; new noti
 
 test('the calls card says in the live region when a division is claimed by someone else', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  await keyboardSignIn(page, 'coordinator@itp.example.org');
+  const { ctx, page } = await keyboardWindow(browser, baseURL, 'coordinator@itp.example.org');
   const card = page.getByTestId('calls-card');
   await expect(card).toBeVisible({ timeout: 20_000 });
   await tabTo(page, page.getByTestId('calls-card-facility-filter'));
@@ -307,20 +324,7 @@ test('the calls card says in the live region when a division is claimed by someo
 
 test('keyboard only: a provider starts an evaluation, answers with arrows and typing, and it is saved', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const provider = await tokenOf('provider@itp.example.org');
-  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
-  const tampa = await tampaDivisions();
-  const c = await createCase({
-    token: await tokenOf('coordinator@itp.example.org'),
-    facilityId: tampa.facilityId,
-    divisionId: tampa.floorId,
-    providerId,
-    patient: { firstName: `Eval${uniqueLetters()}`, lastName: 'Keyboard', dateOfBirth: '1990-05-05', gender: 'Female' },
-  });
-
-  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  await keyboardSignIn(page, 'provider@itp.example.org');
+  const { c, ctx, page } = await newCaseInBrowser(browser, baseURL, 'Eval', 'provider@itp.example.org');
   await page.goto(`/cases/${c.id}`);
   const start = page.getByTestId(`request-row-${c.requestId}`).getByTestId('request-evaluation');
   await expect(start).toHaveText('Start evaluation', { timeout: 20_000 });
@@ -359,19 +363,7 @@ test('keyboard only: a provider starts an evaluation, answers with arrows and ty
 
 test('the case page says in the live region when another user takes the medical information to edit it', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const provider = await tokenOf('provider@itp.example.org');
-  const providerId = (await api('GET', '/api/user/context', { token: provider })).body.id as number;
-  const tampa = await tampaDivisions();
-  const c = await createCase({
-    token: await tokenOf('coordinator@itp.example.org'),
-    facilityId: tampa.facilityId,
-    divisionId: tampa.floorId,
-    providerId,
-    patient: { firstName: `Held${uniqueLetters()}`, lastName: 'Keyboard', dateOfBirth: '1990-05-05', gender: 'Female' },
-  });
-  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  await keyboardSignIn(page, 'coordinator@itp.example.org');
+  const { c, ctx, page } = await newCaseInBrowser(browser, baseURL, 'Held', 'coordinator@itp.example.org');
   await page.goto(`/cases/${c.id}`);
   await expect(page.getByTestId('medical-information-card')).toBeVisible({ timeout: 20_000 });
 
