@@ -40,6 +40,14 @@ describe('the UI files', () => {
     expect((await get('/dashboard')).headers.get('cache-control') ?? '').not.toMatch(/immutable|max-age=[1-9]/);
   });
 
+  it('answers 404 for a built file that does not exist (a chunk of an earlier deployment), not the page', async () => {
+    const res = await get('/assets/CallLogPage-gone1234.js', 'br');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).not.toMatch(/text\/html/);
+    // A page path still gets the page.
+    expect((await get('/cases/past')).headers.get('content-type')).toMatch(/text\/html/);
+  });
+
   it("loads the call log's and the evaluation screen's code only when they open", async () => {
     const initial = await initialScripts();
     expect(initial.some((s) => /CallLogPage|EvaluationPage|QuestionnaireForm/.test(s))).toBe(false);

@@ -8,9 +8,13 @@ import { requestContext } from './request-context';
 import { config } from '../config';
 
 const UI_INDEX = path.join(config.uiDist, 'index.html');
-/** The UI uses real paths (/facilities/12): any GET outside the API that matched no route is the UI's. */
+/**
+ * The UI uses real paths (/facilities/12): any GET outside the API that matched no route is the
+ * UI's — but not a built file that does not exist (a chunk of an earlier deployment): that is a
+ * 404, so the page's loader sees the failure and loads the new version.
+ */
 const isUiRoute = (req: FastifyRequest) =>
-  req.method === 'GET' && !/^\/(api|socket\.io|identity)(\/|$|\?)/.test(req.url) && fs.existsSync(UI_INDEX);
+  req.method === 'GET' && !/^\/(api|socket\.io|identity|assets)(\/|$|\?)/.test(req.url) && fs.existsSync(UI_INDEX);
 
 /** HTTP statuses Nest, Fastify or Node raise on their own, mapped to our codes. */
 const CODE_BY_STATUS: Record<number, ErrorCodeName> = {
