@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Box } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 
 /**
  * One polite live region for what changes by itself (a new notification, the calls card updated
@@ -8,19 +9,6 @@ import { Box } from '@mui/material';
  */
 type Listener = (text: string) => void;
 const listeners = new Set<Listener>();
-
-/** Hidden from sight, not from screen readers. */
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;
 
 /** Says `text` through the live region (politely: after what the screen reader is reading). */
 export function announce(text: string) {
@@ -46,6 +34,7 @@ export function LiveAnnouncer() {
     };
   }, []);
   return (
+    // Hidden from sight (MUI's visuallyHidden), not from screen readers.
     <Box role="status" aria-live="polite" aria-atomic="true" data-testid="live-announcer" sx={visuallyHidden}>
       {text}
     </Box>

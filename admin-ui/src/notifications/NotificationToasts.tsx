@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { Alert, AlertTitle, Box, Button, IconButton } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { TOAST_AUTO_CLOSE_MS, notificationText, type NotificationItem } from '@crisis/forms';
@@ -13,6 +13,11 @@ function Toast({ n }: { n: NotificationItem }) {
     const t = setTimeout(() => feed.closeToast(n.id), TOAST_AUTO_CLOSE_MS);
     return () => clearTimeout(t);
   }, [n.id, feed.closeToast]);
+  /** A button of the toast: its own action, not the toast's click (which opens the case). */
+  const only = (action: () => void) => (e: MouseEvent) => {
+    e.stopPropagation();
+    action();
+  };
   return (
     <Alert
       severity="info"
@@ -31,10 +36,7 @@ function Toast({ n }: { n: NotificationItem }) {
               color="inherit"
               size="small"
               data-testid="notification-toast-open"
-              onClick={(e) => {
-                e.stopPropagation();
-                open(n);
-              }}
+              onClick={only(() => open(n))}
             >
               Open
             </Button>
@@ -43,10 +45,7 @@ function Toast({ n }: { n: NotificationItem }) {
             color="inherit"
             size="small"
             data-testid="notification-toast-resolve"
-            onClick={(e) => {
-              e.stopPropagation();
-              void feed.resolve(n.id);
-            }}
+            onClick={only(() => void feed.resolve(n.id))}
           >
             Resolve
           </Button>
@@ -55,10 +54,7 @@ function Toast({ n }: { n: NotificationItem }) {
             size="small"
             aria-label="Close"
             data-testid="notification-toast-close"
-            onClick={(e) => {
-              e.stopPropagation();
-              feed.closeToast(n.id);
-            }}
+            onClick={only(() => feed.closeToast(n.id))}
           >
             <CloseIcon fontSize="small" />
           </IconButton>

@@ -11,17 +11,15 @@ const delivery = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 });
-const alerts = proxyActivities<Activities>({
+const alertStepOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
+const alerts = proxyActivities<Activities>(alertStepOptions);
 // The same steps as local activities: run inside the workflow task, with no activity task on the
 // server and no extra workflow task each. An alert comes with every completed evaluation; this
 // keeps its cost on the Temporal server to a start and a workflow task or two.
-const localAlerts = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const localAlerts = proxyLocalActivities<Activities>(alertStepOptions);
 const sweep = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3 } });
 
 /** One outbox row, sent once. */
