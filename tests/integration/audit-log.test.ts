@@ -202,6 +202,40 @@ describe('audit log', () => {
     expect(spec.body.items).toHaveLength(5);
   });
 
+  it("finds an entry by a part of the name or of the e-mail it was written with, whoever wrote it, and nothing else", async () => {
+    const tag = `Qq${Date.now().toString(36)}`;
+    // Entries as every writer leaves them: a name and an e-mail, an e-mail only (a failed sign-in),
+    // the same person under a later name, and a bulk insert of several people in one statement.
+    await db.query(
+      `INSERT INTO audit_log (main_action, kind, user_name, email, success) VALUES
+         ('Test.Find', 'Action', $1 || ' Smith', lower($1) || '.one@example.org', true),
+         ('Test.Find', 'Action', NULL, lower($1) || '.unknown@example.org', false),
+         ('Test.Find', 'Action', $1 || ' Jones', lower($1) || '.one@example.org', true),
+         ('Test.Find', 'Action', 'Pat Other', 'pat.other.' || lower($1) || '@example.org', true),
+         ('Test.Find', 'Action', 'Pat Unrelated', 'pat.unrelated@example.org', true)`,
+      [tag],
+    );
+    const find = async (text: string) => {
+      const res = await api('GET', `/api/audit-log/get-all?take=50&includeTotal=true&filter=${enc({ user: text, mainAction: 'Test.Find' })}`, { token: admin });
+      expect(res.status).toBe(200);
+      return (res.body.items as any[]).map((r) => `${r.userName ?? '-'} <${r.email}>`).sort();
+    };
+    const lower = tag.toLowerCase();
+    expect(await find(tag)).toEqual(
+      [
+        `${tag} Jones <${lower}.one@example.org>`,
+        `${tag} Smith <${lower}.one@example.org>`,
+        `- <${lower}.unknown@example.org>`,
+        `Pat Other <pat.other.${lower}@example.org>`,
+      ].sort(),
+    );
+    expect(await find(`${tag} smi`)).toEqual([`${tag} Smith <${lower}.one@example.org>`]);
+    expect(await find(`${lower}.unknown@`)).toEqual([`- <${lower}.unknown@example.org>`]);
+    expect(await find(`${tag}-nobody`)).toEqual([]);
+    // A LIKE wildcard in the text is a character, not a pattern.
+    expect(await find(`${tag}%`)).toEqual([]);
+  });
+
   it('defaults the range to the last day', async () => {
     const { rows } = await db.query("SELECT count(*)::int AS n FROM audit_log WHERE performed_at >= now() - interval '1 day'");
     const res = await api('GET', '/api/audit-log/get-all?take=1&includeTotal=true', { token: admin });

@@ -46,8 +46,12 @@ export function auditLogWhere(filter: AuditLogFilter, scope: AuditLogScope, para
   if (filter.mainAction) conds.push(`main_action = ${p(filter.mainAction)}`);
   if (filter.userId) conds.push(`user_id = ${p(filter.userId)}`);
   if (filter.user) {
+    // The few (name, e-mail) pairs that match, then their entries (migration 20261202-0100): an
+    // entry without a name or an e-mail has '' there, which no non-empty text matches.
     const like = p(`%${likeEscape(filter.user)}%`);
-    conds.push(`(user_name ILIKE ${like} OR email ILIKE ${like})`);
+    conds.push(
+      `(coalesce(user_name, ''), coalesce(email, '')) IN (SELECT user_name, email FROM audit_log_actors WHERE user_name ILIKE ${like} OR email ILIKE ${like})`,
+    );
   }
   if (filter.success === true || filter.success === false) conds.push(`success = ${p(filter.success)}`);
   return conds.join(' AND ');
