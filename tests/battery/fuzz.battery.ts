@@ -47,7 +47,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 /**
  * Fastify's and Node's own refusals (414 parameter too long, 431 URL too long, 400 bad URL) carry
- * the coded body since api/src/main.ts codes them: one without it fails the battery. (true would
+ * the coded body since api/src/server.ts codes them: one without it fails the battery. (true would
  * count them apart instead.)
  */
 const ALLOW_UNCODED_FRAMEWORK_ANSWERS = false;
