@@ -39,6 +39,15 @@ const BROWSER_SCRIPT = join(ROOT, 'tests', 'bench', 'browser.ts');
 // BENCH_ONLY=cases,placement runs only the named benches (facilities, lists, cases, placement, evaluations, notifications, past-cases, browser).
 const ONLY = (process.env.BENCH_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// BENCH_PROFILE=production: Temporal's own server with PostgreSQL persistence and 8 history shards
+// (temporal/cluster.mjs, built once with Go), two worker processes and two API processes sharing the
+// port. The default ("dev") is what `npm test` runs: the dev server in memory, one of each.
+const PROFILE = process.env.BENCH_PROFILE || 'dev';
+if (!['dev', 'production'].includes(PROFILE)) {
+  console.error(`BENCH_PROFILE must be dev or production, not "${PROFILE}"`);
+  process.exit(2);
+}
+const PRODUCTION = PROFILE === 'production';
 const FACILITIES = Number(process.env.BENCH_FACILITIES || 10000);
 const USERS = Number(process.env.BENCH_USERS || 10000);
 const AUDIT_ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES || 1000000);
@@ -53,11 +62,12 @@ async function main() {
     fresh: process.env.BENCH_FRESH === '1',
     temporalPort: Number(process.env.BENCH_TEMPORAL_PORT || 7253),
     temporalDb: null,
+    ...(PRODUCTION ? { temporalCluster: { shards: 8 }, apiProcesses: 2, workerProcesses: 2 } : {}),
     apiPort: API_PORT,
     publicUrl: `http://127.0.0.1:${API_PORT}`,
     logToFiles: true,
   });
-  log('bench', `set-up ${secondsSince(started)}`);
+  log('bench', `profile ${PROFILE}: ${PRODUCTION ? 'Temporal server on PostgreSQL (8 shards), 2 workers, 2 API processes' : 'Temporal dev server in memory, 1 worker, 1 API process'}; set-up ${secondsSince(started)}`);
   // The local Twilio and the local EHR stand in for other companies' machines: in production their
   // CPU is not ours. On this 2-core machine they run at a lower priority, so the figures measure the
   // platform (its API, worker, Temporal and PostgreSQL), not the stand-ins answering it.

@@ -30,6 +30,14 @@ import { WorkerModule } from './worker.module';
 
 /** Tasks of the messaging queue run at once in this worker (MESSAGING_TASK_SLOTS, at least 2). */
 const MESSAGING_TASK_SLOTS = Math.max(2, Number(process.env.MESSAGING_TASK_SLOTS) || 4);
+/**
+ * Workflows kept in memory between their tasks (WORKFLOW_CACHE_SIZE, at least 10). The SDK's
+ * default grows with the heap limit (about 2,000 per queue here), so memory grew with every open
+ * case a busy hour touched; a workflow evicted is replayed from its history when it next runs
+ * (case histories stay short: they continue as new). The messaging queue's alerts and deliveries
+ * are short-lived: a fifth of it.
+ */
+const WORKFLOW_CACHE_SIZE = Math.max(10, Number(process.env.WORKFLOW_CACHE_SIZE) || 1000);
 
 const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,7 +97,15 @@ async function main(): Promise<number> {
     // waits on the server, seconds at most), or a burst of calls and texts starved the commands.
     const messaging = MESSAGING_TASK_SLOTS;
     const workers = await Promise.all([
-      Worker.create({ connection, namespace: env.namespace, taskQueue: env.taskQueue, workflowBundle: bundle, activities, shutdownGraceTime: '10 seconds' }),
+      Worker.create({
+        connection,
+        namespace: env.namespace,
+        taskQueue: env.taskQueue,
+        workflowBundle: bundle,
+        activities,
+        shutdownGraceTime: '10 seconds',
+        maxCachedWorkflows: WORKFLOW_CACHE_SIZE,
+      }),
       Worker.create({
         connection,
         namespace: env.namespace,
@@ -100,6 +116,7 @@ async function main(): Promise<number> {
         maxConcurrentWorkflowTaskExecutions: messaging,
         maxConcurrentActivityTaskExecutions: messaging,
         maxConcurrentLocalActivityExecutions: messaging,
+        maxCachedWorkflows: Math.max(10, Math.floor(WORKFLOW_CACHE_SIZE / 5)),
       }),
     ]);
     log(`polling task queues "${env.taskQueue}" and "${messagingTaskQueueOf(env.taskQueue)}" in namespace "${env.namespace}" at ${env.address}`);

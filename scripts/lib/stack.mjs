@@ -5,6 +5,7 @@
 
 import { existsSync, rmSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { startTemporalCluster } from '../../temporal/cluster.mjs';
 import { startTemporalDevServer } from '../../temporal/dev-server.mjs';
 import { buildAll } from './build.mjs';
 import { ensureNodeModules, ROOT } from './deps.mjs';
@@ -56,6 +57,10 @@ export function tail(file, lines = 30) {
  * @param {string} o.publicUrl        the URL the browser uses (OIDC issuer, links in messages)
  * @param {number} [o.twilioPort]   the local Twilio's port (apiPort + 800), when TWILIO_ACCOUNT_SID is unset
  * @param {number} [o.fhirPort]     the local FHIR R4 server's port (apiPort + 810)
+ * @param {{ shards: number }} [o.temporalCluster]  a Temporal server with PostgreSQL persistence
+ *                                    (temporal/cluster.mjs) instead of the dev server
+ * @param {number} [o.apiProcesses]   API processes sharing apiPort (API_PROCESSES), default 1
+ * @param {number} [o.workerProcesses] worker processes, default 1
  * @param {Record<string,string>} [o.extraEnv]  more env for the API and worker
  * @param {boolean} [o.logToFiles]    service output to runDir/logs/*.log instead of the console
  * @param {() => void} [o.beforeServices]   runs after the build (e.g. ensureChromium)
@@ -97,15 +102,24 @@ export async function setUpStack(o) {
     namespace: 'default',
     logDir,
   };
-  const startTemporal = async () => track(await startTemporalDevServer(temporalOptions), 'temporal', { stopLate: true });
-  const [pg, temporal] = await Promise.all([
+  let clusterPg = null; // o.temporalCluster: the server keeps its state in this stack's PostgreSQL
+  const startTemporal = async () =>
+    track(
+      o.temporalCluster
+        ? await startTemporalCluster({ pg: clusterPg, port: o.temporalPort, shards: o.temporalCluster.shards, runDir, logDir })
+        : await startTemporalDevServer(temporalOptions),
+      'temporal',
+      { stopLate: true },
+    );
+  const startPg = () =>
     step('postgres', async () => {
       if (o.fresh && !process.env.DATABASE_URL) {
         await stopLeftoverPostgres(join(ROOT, o.pgDataDir));
         rmSync(join(ROOT, o.pgDataDir), { recursive: true, force: true });
       }
       return startPostgres({ dataDir: join(ROOT, o.pgDataDir), port: o.pgPort, fast: o.fresh });
-    }),
+    });
+  const startTemporalStep = () =>
     step('temporal', async () => {
       if (process.env.TEMPORAL_ADDRESS) {
         log('temporal', `TEMPORAL_ADDRESS is set: using ${process.env.TEMPORAL_ADDRESS}, no dev server`);
@@ -114,11 +128,22 @@ export async function setUpStack(o) {
       // A throw-away run starts Temporal empty too: its workflows would name cases that are gone.
       if (o.fresh && o.temporalDb) rmSync(join(ROOT, o.temporalDb), { force: true });
       const server = await startTemporal();
-      log('temporal', `dev server on ${server.address}` +
+      log('temporal', `${o.temporalCluster ? 'server (PostgreSQL persistence)' : 'dev server'} on ${server.address}` +
         (o.temporalUiPort ? `, UI http://localhost:${o.temporalUiPort}` : ''));
       return server;
-    }),
-  ]);
+    });
+  // PostgreSQL and the dev server do not depend on each other: both start at once. A Temporal
+  // server on PostgreSQL (o.temporalCluster) starts once the database answers.
+  let pg;
+  let temporal;
+  if (o.temporalCluster) {
+    pg = await startPg();
+    const u = new URL(pg.url);
+    clusterPg = { host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+    temporal = await startTemporalStep();
+  } else {
+    [pg, temporal] = await Promise.all([startPg(), startTemporalStep()]);
+  }
   const temporalAddress = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
 
   const env = {
@@ -132,6 +157,7 @@ export async function setUpStack(o) {
     // (demo sign-ins read their MFA codes there). A production deployment sets neither.
     NODE_ENV: 'development',
     DEMO_TOOLS: '1',
+    ...(o.apiProcesses > 1 ? { API_PROCESSES: String(o.apiProcesses) } : {}),
     ...o.extraEnv,
   };
   // No Twilio account: SMS and calls go to the local server that speaks Twilio's API
@@ -170,6 +196,10 @@ export async function setUpStack(o) {
     .catch((err) => { throw withLog(name, err); });
   const healthUrl = `http://127.0.0.1:${o.apiPort}/api/health`;
   const startWorker = () => startService('worker', ...node('worker'), { env, cwd: ROOT, logFile: logFile('worker') });
+  // o.workerProcesses > 1: more workers polling the same task queues (the first one keeps the schedules).
+  const extraWorkers = Array.from({ length: Math.max(0, (o.workerProcesses ?? 1) - 1) }, (_, i) => `worker-${i + 2}`);
+  const startExtraWorker = (name) => () =>
+    startService(name, ...node('worker'), { env: { ...env, WORKER_SKIP_SCHEDULES: '1' }, cwd: ROOT, logFile: logFile(name) });
   /** Spawns the API and resolves once it answers; one that never does is killed (the port stays free). */
   const startApi = async () => {
     const child = startService('api', ...node('api'), { env, cwd: ROOT, logFile: logFile('api') });
@@ -244,6 +274,7 @@ export async function setUpStack(o) {
     });
   };
   keep('worker', worker, startWorker);
+  for (const name of extraWorkers) keep(name, startExtraWorker(name)(), startExtraWorker(name));
   if (twilio) keep('twilio', twilio, startTwilio);
   keep('fhir', fhir, startFhir);
   keep('api', api, startApi);

@@ -21,7 +21,7 @@ function rssKb(pid: number): number {
 
 const GROUPS: Array<[string, RegExp]> = [
   ['postgres', /(^|\/)postgres(:| |$)/],
-  ['temporal', /temporal server start-dev/],
+  ['temporal', /temporal server start-dev|temporal-server-[\d.]+\/server /],
   ['api', /api\/dist\/main\.js/],
   ['worker', /(api|workflows)\/dist\/worker\.js/],
 ];
