@@ -12,8 +12,9 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
-  callbackChangedSignal,
-  callbackWorkflowId,
+  callbackDispatcherWorkflowId,
+  callbackShardOf,
+  callbacksChangedSignal,
   caseCommandUpdate,
   caseWorkflowId,
   claimStateQuery,
@@ -21,6 +22,7 @@ import {
   DEFAULT_TASK_QUEUE,
   extendClaimSignal,
   facilityAlertConfirmedSignal,
+  pendingCallbackQuery,
   facilityAlertWorkflowId,
   messageWorkflowId,
   onlineMeetingChangedSignal,
@@ -31,10 +33,12 @@ import {
   type CaseCommand,
   type CaseCommandFailureDetails,
   type CaseCommandResult,
+  type CallbackChange,
+  type CallbackDispatcherArgs,
   type EhrDeliveryArgs,
   type FacilityAlertArgs,
 } from './definitions';
-import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
+import type { callbackDispatcherWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
 
 export * from './definitions';
 export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
@@ -175,26 +179,42 @@ export function caseCommandFailure(err: unknown): { code: string; message: strin
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Sets (or, with null, cancels) the follow-up timer of a placement task: signal-with-start, so a
- * task without a running timer gets one. The task row already holds the new callback time.
+ * Sets (or, with null, cancels) the follow-up time of a placement task in its shard's dispatcher
+ * workflow: signal-with-start, so a shard whose dispatcher does not run yet gets one. The task
+ * row already holds the new callback time.
  */
 export async function setCallbackTimer(client: Client, taskId: number, callbackAt: string | null, options?: StartOptions): Promise<void> {
-  if (!callbackAt) {
-    try {
-      await client.workflow.getHandle(callbackWorkflowId(taskId)).signal(callbackChangedSignal, { callbackAt: null });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
-    return;
+  await setCallbackTimers(client, [{ taskId, callbackAt }], options);
+}
+
+/** setCallbackTimer for many tasks at once: one signal per shard. */
+export async function setCallbackTimers(client: Client, changes: CallbackChange[], options?: StartOptions): Promise<void> {
+  const taskQueue = taskQueueOf(options);
+  const byShard = new Map<number, CallbackChange[]>();
+  for (const c of changes) byShard.set(callbackShardOf(c.taskId), [...(byShard.get(callbackShardOf(c.taskId)) ?? []), c]);
+  await Promise.all(
+    [...byShard].map(([shard, list]) =>
+      client.workflow.signalWithStart<typeof callbackDispatcherWorkflow, [CallbackChange[]]>('callbackDispatcherWorkflow', {
+        workflowId: callbackDispatcherWorkflowId(shard, taskQueue),
+        taskQueue,
+        args: [{ shard } satisfies CallbackDispatcherArgs],
+        signal: callbacksChangedSignal,
+        signalArgs: [list],
+        // A dispatcher that ended (terminated by an operator) is replaced; the rows hold the times.
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      }),
+    ),
+  );
+}
+
+/** The callback time the task's dispatcher holds (not fired yet), or null (diagnostics and tests). */
+export async function pendingCallback(client: Client, taskId: number, options?: StartOptions): Promise<string | null> {
+  try {
+    return await client.workflow.getHandle(callbackDispatcherWorkflowId(callbackShardOf(taskId), taskQueueOf(options))).query(pendingCallbackQuery, taskId);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
   }
-  await client.workflow.signalWithStart<typeof callbackTimerWorkflow, [{ callbackAt: string | null }]>('callbackTimerWorkflow', {
-    workflowId: callbackWorkflowId(taskId),
-    taskQueue: taskQueueOf(options),
-    args: [{ taskId, callbackAt }],
-    signal: callbackChangedSignal,
-    signalArgs: [{ callbackAt }],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
