@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
 import { Client, Connection } from '@temporalio/client';
-import { callbackWorkflowId, connectionOptions, setCallbackTimer, temporalEnv } from '@crisis/workflows';
+import { connectionOptions, pendingCallback, setCallbackTimer, temporalEnv } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
 import { contactingCase as buildContactingCase } from '../support/cases';
@@ -249,7 +249,8 @@ describe('placement', () => {
         'every timer to fire',
         30_000,
       );
-      for (const id of tasks) await client.workflow.getHandle(callbackWorkflowId(id)).result();
+      // Fired, not merely swept: the dispatchers hold none of them any more.
+      for (const id of tasks) expect(await pendingCallback(client, id, { taskQueue })).toBeNull();
     }, 60_000);
   });
 });
