@@ -197,6 +197,27 @@ describe('callbackDispatcherWorkflow', () => {
     expect(stub.calls[0].at).toBeGreaterThanOrEqual(Date.parse(times[times.length - 1]));
   });
 
+  it('fires each of many callbacks set at once, in every shard, and a change made right after a set wins', async () => {
+    const tasks = Array.from({ length: 40 }, (_, i) => (9000 + ++seq) * 100 + i);
+    const [undone, ...kept] = tasks;
+    const stub = dispatcherStub();
+    let callbackAt = '';
+    await withWorker(env, bundle, stub.activities, async (taskQueue) => {
+      callbackAt = at(2500);
+      // A bulk save's burst, and an undo fired before the set it takes back has reached Temporal.
+      await Promise.all([
+        ...tasks.map((taskId) => setCallbackTimer(env.client, taskId, callbackAt, { taskQueue })),
+        setCallbackTimer(env.client, undone, null, { taskQueue }),
+      ]);
+      await until(() => stub.fired().length >= kept.length, 'the callbacks');
+      await sleep(1000);
+    });
+    const fired = stub.fired();
+    expect(fired.map((f) => f.taskId).sort()).toEqual([...kept].sort());
+    expect(new Set(tasks.map(callbackShardOf)).size).toBe(CALLBACK_DISPATCHER_SHARDS);
+    for (const f of fired) expect(f.at).toBeGreaterThanOrEqual(Date.parse(callbackAt));
+  });
+
   it('keeps its callbacks across continue-as-new', async () => {
     const tasks = sameShard(6);
     const stub = dispatcherStub();

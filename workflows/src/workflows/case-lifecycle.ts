@@ -150,7 +150,10 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
 async function stopCallbackTimers(taskIds: number[]): Promise<void> {
   if (patched('callback-dispatcher')) {
     const byShard = new Map<number, number[]>();
-    for (const taskId of taskIds) byShard.set(callbackShardOf(taskId), [...(byShard.get(callbackShardOf(taskId)) ?? []), taskId]);
+    for (const taskId of taskIds) {
+      const shard = callbackShardOf(taskId);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), taskId]);
+    }
     const { taskQueue } = workflowInfo();
     await Promise.all(
       [...byShard].map(([shard, ids]) =>
