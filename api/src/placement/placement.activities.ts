@@ -75,9 +75,7 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
           ORDER BY t.callback_at LIMIT 1000`,
         [graceSeconds, PLACEMENT_CASE_STATUSES],
       );
-      let fired = 0;
-      for (const r of rows) if (await activities.markCallbackDue(r.id, new Date(r.callback_at).toISOString())) fired++;
-      return fired;
+      return activities.markCallbacksDue(rows.map((r) => ({ taskId: r.id, callbackAt: new Date(r.callback_at).toISOString() })));
     },
   };
   return activities;
