@@ -1,4 +1,4 @@
-import { DEFAULT_TASK_QUEUE, callbackWorkflowId, setCallbackTimer } from '@crisis/workflows';
+import { DEFAULT_TASK_QUEUE, pendingCallback, setCallbackTimer } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
 import { contactingCase as buildContactingCase, tampaDivisions } from '../support/cases';
@@ -18,6 +18,7 @@ describe('placement holds and callbacks', () => {
   let sunriseAdult: number;
   let sunriseFacility: string;
   const put = (p: string, body?: unknown) => api('PUT', p, { token: coordinator, body });
+  const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
 
   const contactingCase = () =>
     buildContactingCase({ token: coordinator, providerToken: provider, facilityId: floor.facilityId, divisionId: floor.divisionId, providerId, patient: { lastName: 'Hold' } });
@@ -73,9 +74,9 @@ describe('placement holds and callbacks', () => {
     expect(task.lastCall).toMatchObject({ result: 'NoBedsAvailable' });
     expect(Date.parse(task.callbackAt)).toBe(Date.parse(until));
     expect(Date.parse(task.holdUntil)).toBe(Date.parse(until));
-    // Its callback timer runs like the other held tasks'.
+    // Its callback is pending in its dispatcher like the other held tasks'.
     await eventually(
-      () => withTemporal(async (client) => (await client.workflow.getHandle(callbackWorkflowId(taskId)).describe().catch(() => null))?.status.name === 'RUNNING'),
+      () => withTemporal(async (client) => Date.parse((await pendingCallback(client, taskId, { taskQueue })) ?? '') === Date.parse(until)),
       'the held task to have its callback timer',
     );
     // The call log shows it on hold; the calls card shows the division held, with no task left uncalled.
@@ -124,13 +125,15 @@ describe('placement holds and callbacks', () => {
     expect((await put(`/api/cases/${reworked}/status`, { status: 'RecommendationReview_WaitingOnDecision', note: 'New information' })).status).toBe(200);
 
     await withTemporal(async (client) => {
-      // Closing and reworking stopped the timers: they end without firing.
-      for (const id of tasks) expect(await client.workflow.getHandle(callbackWorkflowId(id)).result()).toBe('cancelled');
+      // Closing and reworking stopped the timers, before their time: the dispatchers hold them no more.
+      expect(Date.now()).toBeLessThan(Date.parse(soon));
+      for (const id of tasks) expect(await pendingCallback(client, id, { taskQueue })).toBeNull();
       // A timer that outlived the close (its stop signal lost) finds the case closed when it fires.
       const again = new Date(Date.now() + 1000).toISOString();
       await db.query('UPDATE placement_tasks SET callback_at = $2 WHERE id = $1', [tasks[0], again]);
-      await setCallbackTimer(client, tasks[0], again, { taskQueue: process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE });
-      expect(await client.workflow.getHandle(callbackWorkflowId(tasks[0])).result()).toBe('stale');
+      await setCallbackTimer(client, tasks[0], again, { taskQueue });
+      expect(await pendingCallback(client, tasks[0], { taskQueue })).toBe(again);
+      await eventually(async () => (await pendingCallback(client, tasks[0], { taskQueue })) === null, 'the outliving timer to fire');
     });
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(soon) + 1000 - Date.now())));
     const due = await db.query('SELECT count(*)::int AS n FROM placement_tasks WHERE id = ANY($1::int[]) AND due_at IS NOT NULL', [tasks]);

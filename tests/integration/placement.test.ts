@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
 import { Client, Connection } from '@temporalio/client';
-import { callbackWorkflowId, connectionOptions, setCallbackTimer, temporalEnv } from '@crisis/workflows';
+import { connectionOptions, pendingCallback, setCallbackTimer, temporalEnv } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
 import { contactingCase as buildContactingCase } from '../support/cases';
@@ -249,7 +249,29 @@ describe('placement', () => {
         'every timer to fire',
         30_000,
       );
-      for (const id of tasks) await client.workflow.getHandle(callbackWorkflowId(id)).result();
+      // Fired, not merely swept: the dispatchers hold none of them any more.
+      for (const id of tasks) expect(await pendingCallback(client, id, { taskQueue })).toBeNull();
+    }, 60_000);
+
+    it('makes due, once, the callbacks that passed without any timer (the sweep), and none of a case out of placement', async () => {
+      const open = await contactingCase();
+      const closed = await contactingCase();
+      const orphans = (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 ORDER BY id LIMIT 3', [open])).rows.map((r) => r.id as number);
+      const closedTask = (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 ORDER BY id LIMIT 1', [closed])).rows[0].id as number;
+      const passed = new Date(Date.now() - 45_000).toISOString(); // past the sweep's 30 s grace
+      await db.query('UPDATE placement_tasks SET callback_at = $2, due_at = NULL WHERE id = ANY($1::int[])', [[...orphans, closedTask], passed]);
+      expect((await put(`/api/cases/${closed}/close`, { outcomeRequired: true, caseOutcomeType: 'LeftAMA' })).status).toBe(200);
+      // The sweep as its schedule runs it, on the stack's worker (twice: the second finds nothing left).
+      const sweep = () => client.workflow.execute('sweepDueCallbacksWorkflow', { workflowId: `sweep-test-${Date.now()}`, taskQueue: env.taskQueue });
+      const notified = async () =>
+        (await db.query(`SELECT payload->>'TaskId' AS task FROM notifications WHERE type = 'CallbackAt' AND payload->>'TaskId' = ANY($1::text[])`, [[...orphans, closedTask].map(String)])).rows.map((r) => Number(r.task));
+      await sweep();
+      const first = await notified();
+      await sweep();
+      const due = await db.query('SELECT id FROM placement_tasks WHERE id = ANY($1::int[]) AND due_at IS NOT NULL ORDER BY id', [[...orphans, closedTask]]);
+      expect(due.rows.map((r) => r.id)).toEqual(orphans);
+      expect([...new Set(first)].sort()).toEqual([...orphans].sort());
+      expect(await notified()).toHaveLength(first.length);
     }, 60_000);
   });
 });

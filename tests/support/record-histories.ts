@@ -25,6 +25,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import path from 'path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import {
+  callbackDispatcherWorkflowId,
+  callbackShardOf,
   callbackWorkflowId,
   caseWorkflowId,
   claimWorkflowId,
@@ -107,8 +109,8 @@ async function claimWalks(ctx: Ctx): Promise<string[]> {
   return [claimWorkflowId(released.body.id), claimWorkflowId(lapsed.body.id)];
 }
 
-/** A placement callback set, moved, and left to come due. */
-async function callbackWalk(ctx: Ctx): Promise<string> {
+/** A contacting case, its first placement task, and a claim of the task's division for the call log. */
+async function placementTask(ctx: Ctx) {
   const c = await createCase({ token: ctx.itp, facilityId: ctx.floor.facilityId, divisionId: ctx.floor.divisionId, providerId: ctx.providerId });
   await completeEvaluation(ctx.provider, c.requestId);
   await startContacting(ctx.itp, c.id);
@@ -120,10 +122,41 @@ async function callbackWalk(ctx: Ctx): Promise<string> {
       token: ctx.itp,
       body: { calls: [{ placementTaskId: task.id, result: 'CallBack', spokeWith: 'Intake', callbackAt: new Date(Date.now() + ms).toISOString() }] },
     });
+  const release = async () => ok(await api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/release`, { token: ctx.itp }), 'release division');
+  return { caseId: c.id, taskId: task.id as number, callBack, release };
+}
+
+/** A placement callback set, moved, and left to come due: its shard's dispatcher. */
+async function callbackWalk(ctx: Ctx): Promise<string> {
+  const { taskId, callBack, release } = await placementTask(ctx);
   ok(await callBack(2000), 'call back');
   ok(await callBack(4000), 'call back later');
-  ok(await api('PUT', `/api/placement-tasks/claim/${claim.body.claimId}/release`, { token: ctx.itp }), 'release division');
-  return callbackWorkflowId(task.id);
+  await release();
+  await eventually(async () => (await db.query('SELECT due_at FROM placement_tasks WHERE id = $1', [taskId])).rows[0].due_at, 'the callback to come due');
+  return callbackDispatcherWorkflowId(callbackShardOf(taskId), ctx.taskQueue);
+}
+
+/** A timer of the per-task workflow from before the dispatchers, started as the API once did, coming due. */
+async function legacyCallbackWalk(ctx: Ctx): Promise<string> {
+  const { taskId, release } = await placementTask(ctx);
+  await release();
+  const callbackAt = new Date(Date.now() + 2000).toISOString();
+  await db.query('UPDATE placement_tasks SET callback_at = $2, due_at = NULL WHERE id = $1', [taskId, callbackAt]);
+  const workflowId = callbackWorkflowId(taskId);
+  await ctx.client.workflow.start('callbackTimerWorkflow', { workflowId, taskQueue: ctx.taskQueue, args: [{ taskId, callbackAt }] });
+  return workflowId;
+}
+
+/** A case with a pending callback put on hold, resumed and closed: the case workflow cancels its callback twice. */
+async function callbackCancelWalk(ctx: Ctx): Promise<string> {
+  const { caseId, callBack, release } = await placementTask(ctx);
+  ok(await callBack(10 * 60_000), 'call back in ten minutes');
+  await release();
+  const put = (p: string, body?: unknown) => api('PUT', p, { token: ctx.itp, body });
+  ok(await put(`/api/cases/${caseId}/status`, { status: 'OnHold_WaitingForFacility', note: 'Bed expected tonight' }), 'on hold');
+  ok(await put(`/api/cases/${caseId}/resume`), 'resume');
+  ok(await put(`/api/cases/${caseId}/close`, { outcomeRequired: true, caseOutcomeType: 'LeftAMA' }), 'close');
+  return caseWorkflowId(caseId);
 }
 
 /** A scheduled video meeting: reminded, joined (its timer told), then ended by its idle end, moved a second ahead. */
@@ -216,9 +249,10 @@ const periodic = (type: string, args: unknown[] = []) => async (ctx: Ctx): Promi
 
 /** How each workflow type is driven; returns the workflow ids to record. */
 const DRIVERS: Record<string, (ctx: Ctx) => Promise<string | string[]>> = {
-  caseLifecycleWorkflow: async (ctx) => [await caseWalk(ctx), await requestsWalk(ctx)],
+  caseLifecycleWorkflow: async (ctx) => [await caseWalk(ctx), await requestsWalk(ctx), await callbackCancelWalk(ctx)],
   claimLeaseWorkflow: claimWalks,
-  callbackTimerWorkflow: callbackWalk,
+  callbackDispatcherWorkflow: callbackWalk,
+  callbackTimerWorkflow: legacyCallbackWalk,
   onlineMeetingWorkflow: onlineMeetingWalk,
   sweepOverdueClaimsWorkflow: periodic('sweepOverdueClaimsWorkflow'),
   sweepDueCallbacksWorkflow: periodic('sweepDueCallbacksWorkflow'),
@@ -235,7 +269,8 @@ async function settled(handle: WorkflowHandle, type: string): Promise<void> {
   await eventually(async () => {
     const d = await handle.describe();
     if (d.status.name !== 'RUNNING') return true;
-    if (type !== 'caseLifecycleWorkflow') return false;
+    // Long-lived workflows are recorded as they stand once idle.
+    if (type !== 'caseLifecycleWorkflow' && type !== 'callbackDispatcherWorkflow') return false;
     const raw = d.raw as { pendingActivities?: unknown[]; pendingWorkflowTask?: unknown };
     return !raw.pendingWorkflowTask && !(raw.pendingActivities?.length);
   }, `${handle.workflowId} to settle`, 60_000);

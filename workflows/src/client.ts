@@ -12,8 +12,9 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
-  callbackChangedSignal,
-  callbackWorkflowId,
+  callbackDispatcherWorkflowId,
+  callbackShardOf,
+  callbacksChangedSignal,
   caseCommandUpdate,
   caseWorkflowId,
   claimStateQuery,
@@ -21,6 +22,7 @@ import {
   DEFAULT_TASK_QUEUE,
   extendClaimSignal,
   facilityAlertConfirmedSignal,
+  pendingCallbackQuery,
   facilityAlertWorkflowId,
   messageWorkflowId,
   onlineMeetingChangedSignal,
@@ -31,10 +33,12 @@ import {
   type CaseCommand,
   type CaseCommandFailureDetails,
   type CaseCommandResult,
+  type CallbackChange,
+  type CallbackDispatcherArgs,
   type EhrDeliveryArgs,
   type FacilityAlertArgs,
 } from './definitions';
-import type { callbackTimerWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
+import type { callbackDispatcherWorkflow, caseLifecycleWorkflow, claimLeaseWorkflow, onlineMeetingWorkflow } from './workflows';
 
 export * from './definitions';
 export { connectionOptions, temporalEnv, type TemporalEnv } from './connection-env';
@@ -175,26 +179,86 @@ export function caseCommandFailure(err: unknown): { code: string; message: strin
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Sets (or, with null, cancels) the follow-up timer of a placement task: signal-with-start, so a
- * task without a running timer gets one. The task row already holds the new callback time.
+ * Sets (or, with null, cancels) the follow-up time of a placement task in its shard's dispatcher
+ * workflow: signal-with-start, so a shard whose dispatcher does not run yet gets one. The task
+ * row already holds the new callback time.
  */
 export async function setCallbackTimer(client: Client, taskId: number, callbackAt: string | null, options?: StartOptions): Promise<void> {
-  if (!callbackAt) {
-    try {
-      await client.workflow.getHandle(callbackWorkflowId(taskId)).signal(callbackChangedSignal, { callbackAt: null });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
-    return;
+  await setCallbackTimers(client, [{ taskId, callbackAt }], options);
+}
+
+/** setCallbackTimer for many tasks at once: one signal per shard. */
+export async function setCallbackTimers(client: Client, changes: CallbackChange[], options?: StartOptions): Promise<void> {
+  const taskQueue = taskQueueOf(options);
+  const byShard = new Map<number, CallbackChange[]>();
+  for (const c of changes) {
+    const shard = callbackShardOf(c.taskId);
+    byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
   }
-  await client.workflow.signalWithStart<typeof callbackTimerWorkflow, [{ callbackAt: string | null }]>('callbackTimerWorkflow', {
-    workflowId: callbackWorkflowId(taskId),
-    taskQueue: taskQueueOf(options),
-    args: [{ taskId, callbackAt }],
-    signal: callbackChangedSignal,
-    signalArgs: [{ callbackAt }],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  await Promise.all([...byShard].map(([shard, list]) => sendToShard(client, callbackDispatcherWorkflowId(shard, taskQueue), shard, taskQueue, list)));
+}
+
+/** Changes waiting for their shard's signal, per client and dispatcher id. */
+const shardOutboxes = new WeakMap<Client, Map<string, Array<{ changes: CallbackChange[]; done: (err?: unknown) => void }>>>();
+/** Changes one signal carries at most (a signal's payload stays small). */
+const MAX_CHANGES_PER_SIGNAL = 500;
+
+/**
+ * One signal at a time per dispatcher from this process: changes made while one is on its way go
+ * together in the next (in order, so a task's later change wins). Temporal takes a workflow's
+ * signals one by one, so a burst of calls (a bulk save, 10,000 timers) otherwise queues there.
+ */
+function sendToShard(client: Client, workflowId: string, shard: number, taskQueue: string, changes: CallbackChange[]): Promise<void> {
+  let outboxes = shardOutboxes.get(client);
+  if (!outboxes) shardOutboxes.set(client, (outboxes = new Map()));
+  const queued = outboxes.get(workflowId);
+  const promise = new Promise<void>((resolve, reject) => {
+    const entry = { changes, done: (err?: unknown) => (err ? reject(err) : resolve()) };
+    if (queued) queued.push(entry);
+    else outboxes.set(workflowId, [entry]);
   });
+  if (queued) return promise; // a sender is running for this dispatcher: it takes these next
+
+  const boxes = outboxes;
+  void (async () => {
+    for (;;) {
+      const waiting = boxes.get(workflowId) ?? [];
+      if (!waiting.length) {
+        boxes.delete(workflowId);
+        return;
+      }
+      // Whole entries only, so each caller's promise settles with the signal that carried its changes.
+      let count = 0;
+      let n = 0;
+      while (n < waiting.length && (n === 0 || count + waiting[n].changes.length <= MAX_CHANGES_PER_SIGNAL)) count += waiting[n++].changes.length;
+      const batch = waiting.splice(0, n);
+      try {
+        await client.workflow.signalWithStart<typeof callbackDispatcherWorkflow, [CallbackChange[]]>('callbackDispatcherWorkflow', {
+          workflowId,
+          taskQueue,
+          args: [{ shard } satisfies CallbackDispatcherArgs],
+          signal: callbacksChangedSignal,
+          signalArgs: [batch.flatMap((e) => e.changes)],
+          // A dispatcher that ended (terminated by an operator) is replaced; the rows hold the times.
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        });
+        for (const e of batch) e.done();
+      } catch (err) {
+        for (const e of batch) e.done(err);
+      }
+    }
+  })();
+  return promise;
+}
+
+/** The callback time the task's dispatcher holds (not fired yet), or null (diagnostics and tests). */
+export async function pendingCallback(client: Client, taskId: number, options?: StartOptions): Promise<string | null> {
+  try {
+    return await client.workflow.getHandle(callbackDispatcherWorkflowId(callbackShardOf(taskId), taskQueueOf(options))).query(pendingCallbackQuery, taskId);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -207,10 +207,44 @@ export const caseCommandUpdate = defineUpdate<CaseCommandResult, [CaseCommand]>(
 export const caseStateQuery = defineQuery<CaseState | null>('caseState');
 
 // ---------------------------------------------------------------------------------------------
-// Placement callbacks (spec 02 §4; ARCHITECTURE "Callbacks"): one timer workflow per placement
-// task with a follow-up time, id `callback-<taskId>`.
+// Placement callbacks (spec 02 §4; ARCHITECTURE "Callbacks"): a few long-lived dispatcher
+// workflows per task queue, each holding the follow-up times of its share of the tasks.
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Dispatcher workflows per task queue; a task belongs to shard `taskId % CALLBACK_DISPATCHER_SHARDS`.
+ * Eight spread 10,000 pending callbacks to about 1,250 a workflow (their map rides in the
+ * continue-as-new input, about 40 bytes an entry). Changing it is safe: a shard no longer used
+ * still fires what it holds, and a moved task's old time is stale in the database by then.
+ */
+export const CALLBACK_DISPATCHER_SHARDS = 8;
+
+export const callbackShardOf = (taskId: number) => Math.abs(Math.trunc(taskId)) % CALLBACK_DISPATCHER_SHARDS;
+
+/** The shard's dispatcher on `taskQueue` (the queue is part of the id: its workers run the activity). */
+export const callbackDispatcherWorkflowId = (shard: number, taskQueue: string) => `callback-dispatcher-${taskQueue}-${shard}`;
+
+export interface CallbackChange {
+  taskId: number;
+  /** ISO instant the task comes due; null = no follow-up any more. */
+  callbackAt: string | null;
+}
+
+export interface CallbackDispatcherArgs {
+  shard: number;
+  /** Callbacks carried over from the previous run: [taskId, callbackAt]. */
+  pending?: Array<[number, string]>;
+  /** History length after which a run continues as new (default 2,000; tests pass a small one). */
+  maxHistoryEvents?: number;
+}
+
+/** Sets, moves or (callbackAt null) cancels the callbacks of tasks of the shard. */
+export const callbacksChangedSignal = defineSignal<[CallbackChange[]]>('callbacksChanged');
+
+/** The callback time the dispatcher holds for a task, null when none (diagnostics and tests). */
+export const pendingCallbackQuery = defineQuery<string | null, [number]>('pendingCallback');
+
+/** The legacy per-task timer workflow's id (callbackTimerWorkflow; timers started before the dispatchers). */
 export const callbackWorkflowId = (taskId: number | string) => `callback-${taskId}`;
 
 export interface CallbackTimerArgs {
@@ -293,6 +327,8 @@ export interface ClaimActivities {
 export interface PlacementActivities {
   /** Makes the task due if it still has this callback time; false when the task moved on. */
   markCallbackDue(taskId: number, callbackAt: string): Promise<boolean>;
+  /** markCallbackDue for each callback (a transaction each, a few at a time); returns how many came due. */
+  markCallbacksDue(callbacks: Array<{ taskId: number; callbackAt: string }>): Promise<number>;
   sweepDueCallbacks(graceSeconds: number): Promise<number>;
 }
 

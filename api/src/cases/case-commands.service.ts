@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CodedError, ErrorCode, fail, isErrorCode, type UserContext } from '@crisis/forms';
-import { caseCommandFailure, runCaseCommand, setCallbackTimer, type CaseCommand, type CaseCommandResult } from '@crisis/workflows';
+import { caseCommandFailure, runCaseCommand, setCallbackTimers, type CaseCommand, type CaseCommandResult } from '@crisis/workflows';
 import { auditValues, requestContext } from '../common/request-context';
 import { TemporalClientService } from '../temporal/temporal-client.service';
 
@@ -72,7 +72,7 @@ export class CaseCommandsService {
    */
   private async startCallbackTimers(client: Awaited<ReturnType<TemporalClientService['get']>>, caseId: number, timers: Array<{ taskId: number; callbackAt: string }>) {
     try {
-      await Promise.all(timers.map((t) => setCallbackTimer(client, t.taskId, t.callbackAt, { taskQueue: this.temporal.taskQueue })));
+      await setCallbackTimers(client, timers, { taskQueue: this.temporal.taskQueue });
     } catch (err) {
       this.log.warn(`case ${caseId}: callback timers not set (${(err as Error).message}); the callbacks sweep will make the tasks due`);
     }

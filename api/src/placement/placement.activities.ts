@@ -4,6 +4,9 @@ import type { Sequelize } from 'sequelize-typescript';
 import { caseRepository } from '../cases/case.repository';
 import { inTransaction, pooledSql } from '../db/sql';
 
+/** Transactions a batch of callbacks runs at once. */
+const CALLBACK_BATCH_CONCURRENCY = 8;
+
 /** Placement activities: a callback coming due. */
 export function createPlacementActivities({ sequelize }: { sequelize: Sequelize }): PlacementActivities {
   const pool = pooledSql(sequelize);
@@ -40,6 +43,30 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
       });
     },
 
+    /**
+     * markCallbackDue for a dispatcher's batch, CALLBACK_BATCH_CONCURRENCY transactions at a time
+     * (the pool is shared with the other activities). Throws when any failed, after trying all:
+     * the retry repeats only what is still due, as the rows already made due answer false.
+     */
+    async markCallbacksDue(callbacks) {
+      let fired = 0;
+      let failure: unknown = null;
+      let next = 0;
+      const runner = async () => {
+        while (next < callbacks.length) {
+          const { taskId, callbackAt } = callbacks[next++];
+          try {
+            if (await activities.markCallbackDue(taskId, callbackAt)) fired++;
+          } catch (err) {
+            failure ??= err;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CALLBACK_BATCH_CONCURRENCY, callbacks.length) }, runner));
+      if (failure) throw failure;
+      return fired;
+    },
+
     /** Makes due the tasks whose callback passed `graceSeconds` ago without their timer firing. */
     async sweepDueCallbacks(graceSeconds) {
       const { rows } = await pool.query<{ id: number; callback_at: Date | string }>(
@@ -48,9 +75,7 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
           ORDER BY t.callback_at LIMIT 1000`,
         [graceSeconds, PLACEMENT_CASE_STATUSES],
       );
-      let fired = 0;
-      for (const r of rows) if (await activities.markCallbackDue(r.id, new Date(r.callback_at).toISOString())) fired++;
-      return fired;
+      return activities.markCallbacksDue(rows.map((r) => ({ taskId: r.id, callbackAt: new Date(r.callback_at).toISOString() })));
     },
   };
   return activities;

@@ -20,7 +20,7 @@ import {
   type CallLogSubmitInput,
   type UserContext,
 } from '@crisis/forms';
-import { setCallbackTimer } from '@crisis/workflows';
+import { setCallbackTimer, setCallbackTimers } from '@crisis/workflows';
 import { ClaimsService } from '../claims/claims.service';
 import { afterCommit } from '../common/after-commit';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
@@ -409,11 +409,11 @@ export class PlacementService {
     return { saved: timers.size, bulkId };
   }
 
-  /** Sets the follow-up timers of the tasks (signal-with-start); failures are logged, the sweep covers them. */
+  /** Sets the follow-up timers of the tasks (one signal-with-start per dispatcher shard); failures are logged, the sweep covers them. */
   private async startTimers(timers: Map<number, string | null>) {
     try {
       const client = await this.temporal.get();
-      await Promise.all([...timers].map(([taskId, at]) => setCallbackTimer(client, taskId, at, { taskQueue: config.temporal.taskQueue })));
+      await setCallbackTimers(client, [...timers].map(([taskId, callbackAt]) => ({ taskId, callbackAt })), { taskQueue: config.temporal.taskQueue });
     } catch (err) {
       this.log.warn(`callback timers not set (${(err as Error).message}); the callbacks sweep will make the tasks due`);
     }

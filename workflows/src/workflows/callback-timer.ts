@@ -4,6 +4,10 @@
  * When it fires, markCallbackDue makes the task due — only if the task still has that callback
  * time (the database is the truth) — raises the CallbackAt notification and updates the calls
  * card live. A timer whose time passed while no worker ran fires as soon as one is back.
+ *
+ * Superseded by callbackDispatcherWorkflow: nothing starts this workflow any more. It stays
+ * registered so the timers a running cluster already has finish; one whose cancel now goes to a
+ * dispatcher instead still fires harmlessly, as markCallbackDue finds the task or case moved on.
  */
 import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../definitions';

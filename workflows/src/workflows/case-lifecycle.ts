@@ -19,6 +19,7 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  patched,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -28,6 +29,9 @@ import { CASE_STATUS_GROUPS, COMMANDS_ON_CLOSED_CASE, ErrorCode, allowedTargets,
 import type { Activities } from '../definitions';
 import {
   callbackChangedSignal,
+  callbackDispatcherWorkflowId,
+  callbackShardOf,
+  callbacksChangedSignal,
   callbackWorkflowId,
   caseCommandUpdate,
   caseStateQuery,
@@ -139,10 +143,28 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
 }
 
 /**
- * Tells each task's callback timer that there is no follow-up any more (the timer ends without
- * firing). A timer that already ended, or never ran, is nothing to stop.
+ * Tells the callback dispatchers that these tasks have no follow-up any more: one signal per
+ * shard. A dispatcher that never ran holds nothing to stop. (A legacy per-task timer still
+ * running fires anyway, and markCallbackDue finds the case out of placement.)
  */
 async function stopCallbackTimers(taskIds: number[]): Promise<void> {
+  if (patched('callback-dispatcher')) {
+    const byShard = new Map<number, number[]>();
+    for (const taskId of taskIds) {
+      const shard = callbackShardOf(taskId);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), taskId]);
+    }
+    const { taskQueue } = workflowInfo();
+    await Promise.all(
+      [...byShard].map(([shard, ids]) =>
+        getExternalWorkflowHandle(callbackDispatcherWorkflowId(shard, taskQueue))
+          .signal(callbacksChangedSignal, ids.map((taskId) => ({ taskId, callbackAt: null })))
+          .catch(() => undefined),
+      ),
+    );
+    return;
+  }
+  // Histories recorded before the dispatchers: one signal per task's own timer workflow.
   await Promise.all(
     taskIds.map((taskId) =>
       getExternalWorkflowHandle(callbackWorkflowId(taskId))

@@ -7,6 +7,7 @@ export { claimLeaseWorkflow } from './claim-lease';
 export { sweepOverdueClaimsWorkflow } from './claims-sweep';
 export { expireSmsWindowsWorkflow, lockInactiveUsersWorkflow } from './user-maintenance';
 export { caseLifecycleWorkflow } from './case-lifecycle';
+export { callbackDispatcherWorkflow } from './callback-dispatcher';
 export { callbackTimerWorkflow } from './callback-timer';
 export { sweepDueCallbacksWorkflow } from './callbacks-sweep';
 export { onlineMeetingWorkflow } from './online-meeting';
