@@ -149,13 +149,14 @@ async function waitReady(Client, port, child, recentLog, timeoutMs = 60_000) {
  * initialised on first use, kept afterwards) and makes sure the `crisis` database exists.
  * With DATABASE_URL set, starts nothing and returns that.
  *
- * @param {{ dataDir: string, port: number, fast?: boolean }} opts
+ * @param {{ dataDir: string, port: number, fast?: boolean, maxConnections?: number }} opts
  *   fast: no fsync (throw-away test databases only; commits still survive a killed server).
+ *   maxConnections: PostgreSQL's max_connections (default 100).
  * @returns {Promise<{ url: string, stop: () => Promise<void>, pid?: number, child?: object,
  *   restart?: () => Promise<object> }>} child: the postmaster (with `.exited`); restart(): start
  *   it again on the same data and port after it died (the stack's supervision).
  */
-export async function startPostgres({ dataDir, port, fast = false }) {
+export async function startPostgres({ dataDir, port, fast = false, maxConnections }) {
   if (process.env.DATABASE_URL) {
     log('postgres', 'DATABASE_URL is set: using it, no embedded PostgreSQL');
     return { url: process.env.DATABASE_URL, stop: async () => {} };
@@ -212,6 +213,7 @@ export async function startPostgres({ dataDir, port, fast = false }) {
   // before it is acknowledged, so killing the server (the kill battery) loses no acknowledged
   // write; only a machine crash could.
   if (fast) args.push('-c', 'fsync=off', '-c', 'full_page_writes=off');
+  if (maxConnections) args.push('-c', `max_connections=${maxConnections}`);
 
   const server = {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,

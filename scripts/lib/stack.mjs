@@ -117,7 +117,9 @@ export async function setUpStack(o) {
         await stopLeftoverPostgres(join(ROOT, o.pgDataDir));
         rmSync(join(ROOT, o.pgDataDir), { recursive: true, force: true });
       }
-      return startPostgres({ dataDir: join(ROOT, o.pgDataDir), port: o.pgPort, fast: o.fresh });
+      // A Temporal server on this PostgreSQL holds about 50 connections of its own, beside the
+      // API and worker processes' pools.
+      return startPostgres({ dataDir: join(ROOT, o.pgDataDir), port: o.pgPort, fast: o.fresh, maxConnections: o.temporalCluster ? 300 : undefined });
     });
   const startTemporalStep = () =>
     step('temporal', async () => {

@@ -90,6 +90,20 @@ describe('calls card', () => {
     expect(held?.taskCount ?? 0).toBe(reached!.taskCount - 1);
   }, 120_000);
 
+  it('finds a division by its facility name after the facility is renamed', async () => {
+    await contactingCase();
+    const renamed = `${division.facility} Renamed`;
+    await db.query('UPDATE facilities SET name = $1 WHERE name = $2', [renamed, division.facility]);
+    try {
+      const filter = (name: string) => encodeURIComponent(JSON.stringify({ withinTwoHours: false, facilityName: name }));
+      const found = await api('GET', `/api/placement-tasks/division/group?filter=${filter('renamed')}&range=${encodeURIComponent('[0,99]')}`, { token: coordinator });
+      expect(found.body.map((r: { divisionId: number }) => r.divisionId)).toContain(division.id);
+      expect(found.body.find((r: { divisionId: number }) => r.divisionId === division.id).facilityName).toBe(renamed);
+    } finally {
+      await db.query('UPDATE facilities SET name = $1 WHERE name = $2', [division.facility, renamed]);
+    }
+  }, 120_000);
+
   it('counts the tasks of two transactions that change one division at the same time', async () => {
     const a = await contactingCase();
     const b = await contactingCase();

@@ -432,29 +432,32 @@ export class PlacementService {
   async callsCard(q: ListQuery<{ facilityName?: string | null; withinTwoHours?: boolean | null }>) {
     const bind: unknown[] = [DIVISION_CLAIM_TYPE];
     const where: string[] = [];
-    if (q.filter.facilityName) where.push(`f.name ILIKE $${bind.push(`%${q.filter.facilityName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    // facility_sort_name is the facility's name lowercased: ILIKE matches it as it matches the name.
+    if (q.filter.facilityName) where.push(`g.facility_sort_name ILIKE $${bind.push(`%${q.filter.facilityName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     // "Within two hours": divisions with a task never called, due, or due within the next two hours.
     if (q.filter.withinTwoHours) where.push(`(g.uncalled_count > 0 OR g.recent_callback_at <= now() + interval '2 hours')`);
     const limit = bind.push(q.limit);
     const offset = bind.push(q.offset);
+    const filtered = `FROM calls_card_divisions g ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+    const order = 'ORDER BY (g.uncalled_count > 0) DESC, g.recent_callback_at NULLS FIRST, g.facility_sort_name, g.division_id';
     // calls_card_divisions: one row per division with tasks in cases being placed, kept by triggers
-    // in the transaction of every task or case change (migration 20261202-0200).
+    // in the transaction of every task or case change (migrations 20261202-0200, -0300). The page
+    // comes in the card's order from its index; only its rows get their names, claim and hold.
     const rows = await preparedRead<Record<string, any>>(
       this.sequelize,
-      `SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName",
+      `WITH page AS (SELECT g.* ${filtered} ${order} LIMIT $${limit} OFFSET $${offset})
+       SELECT d.id AS "divisionId", d.name AS "divisionName", f.id AS "facilityId", f.name AS "facilityName",
               g.task_count AS "taskCount", g.preferred_count AS "preferredCount", g.recent_callback_at AS "recentCallbackAt",
               g.uncalled_count AS "uncalledCount",
               CASE WHEN cl.id IS NULL THEN NULL ELSE json_build_object('id', cl.id, 'claimedById', cl.subject_id, 'claimedByName', cl.subject_name) END AS claim,
               CASE WHEN g.recent_callback_at < now() THEN 'expired' WHEN cl.id IS NOT NULL THEN 'claimed' ELSE 'active' END AS circle,
               h.until AS "holdUntil", h.result AS "holdResult",
-              count(*) OVER ()::int AS total
-         FROM calls_card_divisions g JOIN divisions d ON d.id = g.division_id JOIN facilities f ON f.id = d.facility_id
+              (SELECT count(*) ${filtered})::int AS total
+         FROM page g JOIN divisions d ON d.id = g.division_id JOIN facilities f ON f.id = d.facility_id
          LEFT JOIN claims cl ON cl.object_type = $1 AND cl.object_id = d.id::text AND cl.released_at IS NULL AND cl.expires_at > now()
          LEFT JOIN LATERAL (SELECT until, result FROM division_holds WHERE division_id = d.id AND released_at IS NULL AND until > now()
                              ORDER BY until DESC LIMIT 1) h ON true
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY (g.uncalled_count > 0) DESC, g.recent_callback_at NULLS FIRST, lower(f.name), d.id
-        LIMIT $${limit} OFFSET $${offset}`,
+        ${order}`,
       bind,
     );
     const total = rows[0]?.total ?? 0;
