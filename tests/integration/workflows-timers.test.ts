@@ -107,9 +107,9 @@ describe('callbackDispatcherWorkflow', () => {
       calls,
       fired: () => calls.flatMap((c) => c.callbacks.map((f) => ({ ...f, at: c.at }))),
       activities: {
-        async markCallbacksDue(callbacks: Fired[]): Promise<number> {
+        async markCallbacksDue(callbacks: Fired[]) {
           calls.push({ callbacks, at: Date.now() });
-          return callbacks.length;
+          return { fired: callbacks.length, moved: [] };
         },
       },
     };
@@ -161,6 +161,32 @@ describe('callbackDispatcherWorkflow', () => {
     expect(stub.fired().map((f) => f.callbackAt)).toEqual([moved]);
     expect(stub.calls[0].at).toBeGreaterThanOrEqual(Date.parse(moved));
     expect(stub.calls[0].at - Date.parse(moved)).toBeLessThanOrEqual(2000);
+  });
+
+  it("holds the row's later time when a stale signal overtook a task's latest change", async () => {
+    // The dispatcher was told the old time last (two API processes' signals crossing); the row
+    // holds the new one: the first try misses and answers with the row's time, which then fires.
+    const [taskId] = sameShard(1);
+    const calls: Array<{ callbacks: Fired[]; at: number }> = [];
+    let rowTime = '';
+    const activities = {
+      async markCallbacksDue(callbacks: Fired[]) {
+        calls.push({ callbacks, at: Date.now() });
+        const fired = callbacks.filter((c) => c.callbackAt === rowTime).length;
+        const moved = callbacks.filter((c) => c.callbackAt !== rowTime).map((c) => ({ taskId: c.taskId, callbackAt: rowTime }));
+        return { fired, moved };
+      },
+    };
+    let stale = '';
+    await withWorker(env, bundle, activities, async (taskQueue) => {
+      stale = at(1000);
+      rowTime = at(2500);
+      await setCallbackTimer(env.client, taskId, stale, { taskQueue });
+      await until(() => calls.length >= 2, 'the second try at the row time');
+    });
+    expect(calls.map((c) => c.callbacks)).toEqual([[{ taskId, callbackAt: stale }], [{ taskId, callbackAt: rowTime }]]);
+    expect(calls[1].at).toBeGreaterThanOrEqual(Date.parse(rowTime));
+    expect(calls[1].at - Date.parse(rowTime)).toBeLessThanOrEqual(2000);
   });
 
   it('never fires a cancelled callback', async () => {

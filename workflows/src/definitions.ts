@@ -324,11 +324,20 @@ export interface ClaimActivities {
   sweepOverdueClaims(graceSeconds: number): Promise<number>;
 }
 
+export interface MarkCallbacksResult {
+  fired: number;
+  moved: Array<{ taskId: number; callbackAt: string }>;
+}
+
 export interface PlacementActivities {
   /** Makes the task due if it still has this callback time; false when the task moved on. */
   markCallbackDue(taskId: number, callbackAt: string): Promise<boolean>;
-  /** markCallbackDue for each callback (a transaction each, a few at a time); returns how many came due. */
-  markCallbacksDue(callbacks: Array<{ taskId: number; callbackAt: string }>): Promise<number>;
+  /**
+   * markCallbackDue for each callback (a transaction each, a few at a time): how many came due, and
+   * the tasks that did not because their row holds another callback time now (a change whose
+   * signal was overtaken by an older one): the dispatcher holds those times instead.
+   */
+  markCallbacksDue(callbacks: Array<{ taskId: number; callbackAt: string }>): Promise<MarkCallbacksResult>;
   sweepDueCallbacks(graceSeconds: number): Promise<number>;
 }
 

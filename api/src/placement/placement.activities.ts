@@ -50,6 +50,7 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
      */
     async markCallbacksDue(callbacks) {
       let fired = 0;
+      const notFired: typeof callbacks = [];
       let failure: unknown = null;
       let next = 0;
       const runner = async () => {
@@ -57,6 +58,7 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
           const { taskId, callbackAt } = callbacks[next++];
           try {
             if (await activities.markCallbackDue(taskId, callbackAt)) fired++;
+            else notFired.push({ taskId, callbackAt });
           } catch (err) {
             failure ??= err;
           }
@@ -64,7 +66,18 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
       };
       await Promise.all(Array.from({ length: Math.min(CALLBACK_BATCH_CONCURRENCY, callbacks.length) }, runner));
       if (failure) throw failure;
-      return fired;
+      // The ones that did not come due: does the row hold another time the dispatcher should keep?
+      const missed = new Map(notFired.map((c) => [c.taskId, Date.parse(c.callbackAt)]));
+      const moved: Array<{ taskId: number; callbackAt: string }> = [];
+      if (missed.size) {
+        const { rows } = await pool.query<{ id: number; callback_at: Date }>(
+          `SELECT t.id, t.callback_at FROM placement_tasks t JOIN cases c ON c.id = t.case_id AND c.status = ANY($2::text[])
+            WHERE t.id = ANY($1::int[]) AND t.callback_at IS NOT NULL AND t.due_at IS NULL`,
+          [[...missed.keys()], PLACEMENT_CASE_STATUSES],
+        );
+        for (const r of rows) if (r.callback_at.getTime() !== missed.get(r.id)) moved.push({ taskId: r.id, callbackAt: r.callback_at.toISOString() });
+      }
+      return { fired, moved };
     },
 
     /** Makes due the tasks whose callback passed `graceSeconds` ago without their timer firing. */
@@ -75,7 +88,7 @@ export function createPlacementActivities({ sequelize }: { sequelize: Sequelize 
           ORDER BY t.callback_at LIMIT 1000`,
         [graceSeconds, PLACEMENT_CASE_STATUSES],
       );
-      return activities.markCallbacksDue(rows.map((r) => ({ taskId: r.id, callbackAt: new Date(r.callback_at).toISOString() })));
+      return (await activities.markCallbacksDue(rows.map((r) => ({ taskId: r.id, callbackAt: new Date(r.callback_at).toISOString() })))).fired;
     },
   };
   return activities;

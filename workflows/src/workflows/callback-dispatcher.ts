@@ -86,7 +86,11 @@ export async function callbackDispatcherWorkflow(args: CallbackDispatcherArgs): 
       // Out of the map first: a signal during the activity that sets the task again is kept.
       for (const [taskId] of batch) pending.delete(taskId);
       try {
-        await markCallbacksDue(batch.map(([taskId, p]) => ({ taskId, callbackAt: p.at })));
+        const result = await markCallbacksDue(batch.map(([taskId, p]) => ({ taskId, callbackAt: p.at })));
+        // A task whose row holds another time now: its latest signal was overtaken (two API
+        // processes); hold the row's time, unless a signal meanwhile set the task again. (Histories
+        // recorded before this answer carry a bare count.)
+        if (typeof result === 'object') for (const m of result.moved) if (!pending.has(m.taskId)) put(m.taskId, m.callbackAt);
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         log.warn('callbacks not marked due; the callbacks sweep will', { shard: args.shard, count: batch.length, error: err.message });
