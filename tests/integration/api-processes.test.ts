@@ -4,25 +4,14 @@
  * answering, and stopping the API stops them all. Runs its own API (same database) on a free port.
  */
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
-import net from 'net';
 import path from 'path';
+import { freePort } from '../support/ports';
 import { UserType } from '@crisis/forms';
 import type * as OidcClient from '../support/oidc-client';
 
 jest.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The API processes the primary runs (its children). */
 function children(pid: number): number[] {

@@ -1,8 +1,7 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
-import { contactingCase as buildContactingCase, tampaDivisions } from '../support/cases';
+import { contactingCase as buildContactingCase, placementTeam } from '../support/cases';
 import { db } from '../support/db';
-import { signInAs } from '../support/oidc-client';
 
 /**
  * The calls card (ITP dashboard, spec 02 §2) reads one row per division from a read model kept by
@@ -47,11 +46,7 @@ describe('calls card', () => {
     (await db.query('SELECT id FROM placement_tasks WHERE case_id = $1 AND division_id = $2', [caseId, division.id])).rows[0].id as number;
 
   beforeAll(async () => {
-    coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
-    provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
-    providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const tampa = await tampaDivisions();
-    floor = { facilityId: tampa.facilityId, divisionId: tampa.floorId };
+    ({ coordinator, provider, providerId, floor } = await placementTeam());
     const s = await db.query("SELECT d.id, f.name FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE d.name = 'Adult Inpatient Unit'");
     division = { id: s.rows[0].id, facility: s.rows[0].name };
     // A hold left by another suite would log calls on new tasks by itself.

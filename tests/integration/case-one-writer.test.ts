@@ -2,10 +2,9 @@ import { io, type Socket } from 'socket.io-client';
 import { ErrorCode, type LiveEvents } from '@crisis/forms';
 import { API_URL, api, eventually } from '../support/api';
 import { caseCommandFailure, runCaseCommand, type CaseCommand } from '@crisis/workflows';
-import { contactingCase, createCase, fillEvaluation, tampaDivisions } from '../support/cases';
+import { contactingCase, createCase, fillEvaluation, placementTeam } from '../support/cases';
 import { withTemporal } from '../support/temporal-client';
 import { db } from '../support/db';
-import { signInAs } from '../support/oidc-client';
 
 /**
  * One writer per case: the recommendation edited from the medical information goes through the
@@ -22,11 +21,7 @@ describe('one writer per case', () => {
   afterAll(() => sockets.forEach((s) => s.close()));
 
   beforeAll(async () => {
-    coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
-    provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
-    providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const tampa = await tampaDivisions();
-    floor = { facilityId: tampa.facilityId, divisionId: tampa.floorId };
+    ({ coordinator, provider, providerId, floor } = await placementTeam());
   });
 
   const newContactingCase = () =>

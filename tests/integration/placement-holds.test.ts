@@ -1,8 +1,7 @@
 import { DEFAULT_TASK_QUEUE, pendingCallback, setCallbackTimer } from '@crisis/workflows';
 import { api, eventually } from '../support/api';
 import { db } from '../support/db';
-import { contactingCase as buildContactingCase, tampaDivisions } from '../support/cases';
-import { signInAs } from '../support/oidc-client';
+import { contactingCase as buildContactingCase, placementTeam } from '../support/cases';
 import { withTemporal } from '../support/temporal-client';
 
 /**
@@ -46,11 +45,7 @@ describe('placement holds and callbacks', () => {
   const releaseHolds = () => db.query('UPDATE division_holds SET released_at = now() WHERE division_id = $1 AND released_at IS NULL', [sunriseAdult]);
 
   beforeAll(async () => {
-    coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
-    provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
-    providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id;
-    const tampa = await tampaDivisions();
-    floor = { facilityId: tampa.facilityId, divisionId: tampa.floorId };
+    ({ coordinator, provider, providerId, floor } = await placementTeam());
     const s = await db.query("SELECT d.id, f.name FROM divisions d JOIN facilities f ON f.id = d.facility_id WHERE d.name = 'Adult Inpatient Unit'");
     sunriseAdult = s.rows[0].id;
     sunriseFacility = s.rows[0].name;

@@ -9,8 +9,8 @@
  * the spec's values for every other suite.
  */
 import { spawn, type ChildProcess } from 'child_process';
-import net from 'net';
 import path from 'path';
+import { freePort } from '../support/ports';
 import type * as OidcClient from '../support/oidc-client';
 
 jest.setTimeout(120_000);
@@ -19,17 +19,6 @@ const IDLE_SECONDS = 6;
 const MAX_SECONDS = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('session lifetime on the server', () => {
   let api: ChildProcess | undefined;

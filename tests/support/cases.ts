@@ -135,3 +135,13 @@ export async function tampaDivisions(): Promise<{ facilityId: number; edId: numb
   if (!rows[0]) throw new Error('the seed has no Tampa Bay General Hospital');
   return rows[0];
 }
+
+/** Who takes a Tampa case to placement: the demo ITP coordinator and provider, and the medical floor the case comes from. */
+export async function placementTeam(): Promise<{ coordinator: string; provider: string; providerId: number; floor: { facilityId: number; divisionId: number } }> {
+  const { signInAs } = await import('./oidc-client');
+  const coordinator = (await signInAs('IntegratedTelehealthPartners_User')).accessToken;
+  const provider = (await signInAs('IntegratedTelehealthPartners_Provider')).accessToken;
+  const providerId = (await db.query("SELECT id FROM users WHERE email = 'provider@itp.example.org'")).rows[0].id as number;
+  const tampa = await tampaDivisions();
+  return { coordinator, provider, providerId, floor: { facilityId: tampa.facilityId, divisionId: tampa.floorId } };
+}
