@@ -20,8 +20,7 @@ export function apiProcessesOf(env: NodeJS.ProcessEnv): number {
 export function runApiCluster(processes: number): void {
   let stopping = false;
   let exitCode = 0;
-  const fork = (): Worker => cluster.fork();
-  for (let i = 0; i < processes; i++) fork();
+  for (let i = 0; i < processes; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (code) exitCode ||= code;
@@ -29,7 +28,7 @@ export function runApiCluster(processes: number): void {
       return;
     }
     console.error(`API process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
-    setTimeout(() => !stopping && fork(), 1000);
+    setTimeout(() => !stopping && cluster.fork(), 1000);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

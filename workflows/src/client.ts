@@ -12,6 +12,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
+  callbackChangesByShard,
   callbackDispatcherWorkflowId,
   callbackShardOf,
   callbacksChangedSignal,
@@ -190,12 +191,7 @@ export async function setCallbackTimer(client: Client, taskId: number, callbackA
 /** setCallbackTimer for many tasks at once: one signal per shard. */
 export async function setCallbackTimers(client: Client, changes: CallbackChange[], options?: StartOptions): Promise<void> {
   const taskQueue = taskQueueOf(options);
-  const byShard = new Map<number, CallbackChange[]>();
-  for (const c of changes) {
-    const shard = callbackShardOf(c.taskId);
-    byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
-  }
-  await Promise.all([...byShard].map(([shard, list]) => sendToShard(client, callbackDispatcherWorkflowId(shard, taskQueue), shard, taskQueue, list)));
+  await Promise.all([...callbackChangesByShard(changes)].map(([shard, list]) => sendToShard(client, callbackDispatcherWorkflowId(shard, taskQueue), shard, taskQueue, list)));
 }
 
 /** Changes waiting for their shard's signal, per client and dispatcher id. */

@@ -221,6 +221,18 @@ export const CALLBACK_DISPATCHER_SHARDS = 8;
 
 export const callbackShardOf = (taskId: number) => Math.abs(Math.trunc(taskId)) % CALLBACK_DISPATCHER_SHARDS;
 
+/** Callback changes grouped by their shard's dispatcher, in the order given (one signal per shard). */
+export function callbackChangesByShard(changes: CallbackChange[]): Map<number, CallbackChange[]> {
+  const byShard = new Map<number, CallbackChange[]>();
+  for (const c of changes) {
+    const shard = callbackShardOf(c.taskId);
+    const list = byShard.get(shard);
+    if (list) list.push(c);
+    else byShard.set(shard, [c]);
+  }
+  return byShard;
+}
+
 /** The shard's dispatcher on `taskQueue` (the queue is part of the id: its workers run the activity). */
 export const callbackDispatcherWorkflowId = (shard: number, taskQueue: string) => `callback-dispatcher-${taskQueue}-${shard}`;
 

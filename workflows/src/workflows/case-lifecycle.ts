@@ -30,7 +30,7 @@ import type { Activities } from '../definitions';
 import {
   callbackChangedSignal,
   callbackDispatcherWorkflowId,
-  callbackShardOf,
+  callbackChangesByShard,
   callbacksChangedSignal,
   callbackWorkflowId,
   caseCommandUpdate,
@@ -149,16 +149,11 @@ export async function caseLifecycleWorkflow(args: CaseLifecycleArgs): Promise<vo
  */
 async function stopCallbackTimers(taskIds: number[]): Promise<void> {
   if (patched('callback-dispatcher')) {
-    const byShard = new Map<number, number[]>();
-    for (const taskId of taskIds) {
-      const shard = callbackShardOf(taskId);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), taskId]);
-    }
     const { taskQueue } = workflowInfo();
     await Promise.all(
-      [...byShard].map(([shard, ids]) =>
+      [...callbackChangesByShard(taskIds.map((taskId) => ({ taskId, callbackAt: null })))].map(([shard, changes]) =>
         getExternalWorkflowHandle(callbackDispatcherWorkflowId(shard, taskQueue))
-          .signal(callbacksChangedSignal, ids.map((taskId) => ({ taskId, callbackAt: null })))
+          .signal(callbacksChangedSignal, changes)
           .catch(() => undefined),
       ),
     );
