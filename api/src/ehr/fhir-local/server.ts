@@ -51,6 +51,16 @@ export interface FhirLocalState {
   tokenSeconds: number;
 }
 
+/**
+ * The newest resources of each type kept, in memory and in the state file: a demo or bench server
+ * that runs for weeks answers and saves as fast as a new one (every conditional create scanned the
+ * whole list, and the state file, megabytes of documents, was written whole after every burst).
+ */
+export const FHIR_LOCAL_KEPT = 500;
+function keepNewest<T>(list: T[]) {
+  if (list.length > FHIR_LOCAL_KEPT) list.splice(0, list.length - FHIR_LOCAL_KEPT);
+}
+
 export interface FhirLocalOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -279,7 +289,7 @@ export async function createFhirLocal(o: FhirLocalOptions = {}): Promise<FhirLoc
   const seeded = seedResources();
   const resources: Record<string, FhirResource[]> = { ...seeded };
   // Created resources (and only those) come back from the state file: the seed is always today's.
-  for (const type of CREATABLE) if (o.initialState?.resources?.[type]) resources[type] = o.initialState.resources[type];
+  for (const type of CREATABLE) if (o.initialState?.resources?.[type]) resources[type] = o.initialState.resources[type].slice(-FHIR_LOCAL_KEPT);
   const clients = new Map<string, RegisteredClient>();
   for (const c of o.initialState?.clients ?? []) clients.set(c.clientId, c);
   // The demo facility's client is always there (demo-client.ts), whatever the state file says.
@@ -427,6 +437,7 @@ export async function createFhirLocal(o: FhirLocalOptions = {}): Promise<FhirLoc
     }
     const stored = { ...resource, id: randomUUID(), meta: { versionId: '1', lastUpdated: new Date().toISOString() } } as FhirResource;
     all(type).push(stored);
+    keepNewest(all(type));
     changed();
     return { status: 201, resource: stored, created: true };
   }

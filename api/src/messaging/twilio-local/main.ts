@@ -54,7 +54,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env) {
     initialState: stateFile ? load(stateFile) : undefined,
     onChange: (state) => {
       latest = state;
-      if (stateFile && !pending) pending = setTimeout(flush, 200);
+      if (stateFile && !pending) pending = setTimeout(flush, 1000);
     },
     log: (line) => console.warn(line),
   });

@@ -11,6 +11,16 @@ import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
 import { messageReplies, parseTwiml, type TwimlNode } from './twiml';
 
+/**
+ * The newest messages and calls kept, in memory and in the state file: a demo or bench server that
+ * runs for weeks answers and saves as fast as a new one (the state file had grown to megabytes,
+ * written whole after every burst, and each callback looked its message up in the whole list).
+ */
+export const TWILIO_LOCAL_KEPT = 2000;
+function keepNewest<T>(list: T[]) {
+  if (list.length > TWILIO_LOCAL_KEPT) list.splice(0, list.length - TWILIO_LOCAL_KEPT);
+}
+
 export interface TwilioLocalOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -227,8 +237,8 @@ export async function createTwilioLocal(options: TwilioLocalOptions): Promise<Tw
   const accountPath = `/${API_VERSION}/Accounts/${accountSid}`;
 
   const state: TwilioLocalState = {
-    messages: [...(options.initialState?.messages ?? [])],
-    calls: [...(options.initialState?.calls ?? [])],
+    messages: (options.initialState?.messages ?? []).slice(-TWILIO_LOCAL_KEPT),
+    calls: (options.initialState?.calls ?? []).slice(-TWILIO_LOCAL_KEPT),
     faults: { failRate: 0, failNext: 0 },
   };
   let closed = false;
@@ -287,6 +297,7 @@ export async function createTwilioLocal(options: TwilioLocalOptions): Promise<Tw
     const at = nowIso();
     const message: LocalMessage = { sid: newSid('SM'), createdAt: at, updatedAt: at, sentAt: null, callbacks: [], ...m };
     state.messages.push(message);
+    keepNewest(state.messages);
     changed();
     return message;
   }
@@ -579,6 +590,7 @@ export async function createTwilioLocal(options: TwilioLocalOptions): Promise<Tw
       callbacks: [],
     };
     state.calls.push(c);
+    keepNewest(state.calls);
     changed();
     dial(c);
     return c;
