@@ -6,7 +6,7 @@ import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignI
 import { isCodedError } from '../data/codedError';
 import { api } from '../data/httpClient';
 import { startLiveConnection } from '../live/liveConnection';
-import { App } from '../App';
+import { App, preloadPage } from '../App';
 import { BootScreen } from './BootScreen';
 import { loadSettings } from './settings';
 
@@ -45,6 +45,7 @@ async function redirectToSignIn(): Promise<Phase> {
 async function boot(progress: (message: string) => void): Promise<Phase> {
   // The blank page asks nothing of anyone: no settings, no sign-in.
   if (window.location.pathname === BLANK_PATH) return { kind: 'blank' };
+  preloadPage(window.location.pathname);
   let settings: AppSettings;
   try {
     settings = await loadSettings();
