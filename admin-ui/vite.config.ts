@@ -50,6 +50,9 @@ export default defineConfig({
           // one of the two chunks and made them import each other (a blank page: "… of undefined").
           if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|react-is|prop-types|hoist-non-react-statics|@babel\/runtime|clsx|use-sync-external-store)\//.test(id))
             return 'vendor-react';
+          // react-admin's core whole: its modules import each other through their index, and split
+          // between the entry and the pages they made chunks import each other (run out of order).
+          if (/node_modules\/ra-core\//.test(id)) return 'vendor-ra-core';
           return undefined;
         },
       },
