@@ -1,6 +1,6 @@
 // One lint config for every workspace. Besides the usual checks it enforces the import
-// directions of ARCHITECTURE.md: forms/ imports nothing of ours, admin-ui/ only forms/,
-// workflow code no Node built-ins, nobody reaches into tests/, and nobody imports another
+// directions of ARCHITECTURE.md: forms/ imports nothing of ours, admin-ui/ only forms/ (its core
+// and validators entries), workflow code no Node built-ins, nobody reaches into tests/, and nobody imports another
 // workspace's build output (`@crisis/*/dist/*`: use the package entry points, e.g.
 // `@crisis/forms/rules`). Undeclared imports are caught by scripts/check-imports.mjs.
 import tseslint from 'typescript-eslint';
@@ -32,8 +32,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...ours([]), '../../*', ...noDist] }] },
   },
   {
+    // The browser's first load stays small: @crisis/forms/core (no ajv, no ipaddr.js), and
+    // @crisis/forms/validators only in the pages that validate input (they load with the page).
     files: ['admin-ui/src/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...ours(['@crisis/forms']), ...noDist] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@crisis/forms', message: 'The admin UI imports @crisis/forms/core, and @crisis/forms/validators where it validates.' }],
+          patterns: [...ours(['@crisis/forms']), ...noDist],
+        },
+      ],
+    },
   },
   {
     files: ['api/src/**/*.ts'],

@@ -31,13 +31,15 @@ const CaseCreatePage = lazyPage(() => import('./cases/create/CaseCreatePage').th
 const CaseSearchPage = lazyPage(() => import('./cases/create/CaseSearchPage').then((m) => m.CaseSearchPage));
 const CaseSearchResultPage = lazyPage(() => import('./cases/create/CaseSearchResultPage').then((m) => m.CaseSearchResultPage));
 const CaseList = lazyPage(() => import('./cases/list/CaseList').then((m) => m.CaseList));
-const CasePage = lazyPage(() => import('./cases/page/CasePage').then((m) => m.CasePage));
+const loadCasePage = () => import('./cases/page/CasePage');
+const CasePage = lazyPage(() => loadCasePage().then((m) => m.CasePage));
 const DemoToolsPage = lazyPage(() => import('./demo-tools/DemoToolsPage').then((m) => m.DemoToolsPage));
 const MyProfilePage = lazyPage(() => import('./profile/MyProfilePage').then((m) => m.MyProfilePage));
 const ChangePasswordPage = lazyPage(() => import('./profile/ChangePasswordPage').then((m) => m.ChangePasswordPage));
 const FacilitySettingsPage = lazyPage(() => import('./facility-settings/FacilitySettingsPage').then((m) => m.FacilitySettingsPage));
 const ItpOrganizationSettingsPage = lazyPage(() => import('./itp-organization-settings').then((m) => m.ItpOrganizationSettingsPage));
-const CallLogPage = lazyPage(() => import('./placement/call-log/CallLogPage').then((m) => m.CallLogPage));
+const loadCallLogPage = () => import('./placement/call-log/CallLogPage');
+const CallLogPage = lazyPage(() => loadCallLogPage().then((m) => m.CallLogPage));
 const AboutPage = lazyPage(() => import('./pages/static/StaticPages').then((m) => m.AboutPage));
 const TermsPage = lazyPage(() => import('./pages/static/StaticPages').then((m) => m.TermsPage));
 const InsurancePage = lazyPage(() => import('./cases/insurance/InsurancePage').then((m) => m.InsurancePage));
@@ -47,6 +49,16 @@ const PatientMergePage = lazyPage(() => import('./patients/PatientMergePage').th
 const QueuePage = lazyPage(() => import('./queues/QueuePage').then((m) => m.QueuePage));
 const PastCasesPage = lazyPage(() => import('./past-cases/PastCasesPage').then((m) => m.PastCasesPage));
 const EvaluationPage = lazyPage(() => import('./evaluations/EvaluationPage').then((m) => m.EvaluationPage));
+
+/**
+ * A full load of a case page or a call log fetches the page's code while the app signs in and loads
+ * the user context, instead of after (the dashboard is in the entry chunk already).
+ */
+export function preloadPage(pathname: string): void {
+  const load = /^\/cases\/\d+\/?$/.test(pathname) ? loadCasePage : /^\/call-log\/claim\/\d+\/?$/.test(pathname) ? loadCallLogPage : null;
+  // A failure shows when the route renders the page (lazyPage loads it again).
+  void load?.().catch(() => undefined);
+}
 
 /** Screens not built yet: still routed and gated like the real ones (navigation entry = gate). */
 const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [

@@ -1,4 +1,6 @@
 /** Business constants of spec 03 §9. */
+/** What a form shows under a required field left blank. */
+export const REQUIRED_MESSAGE = 'This field is required';
 export const TEXT_MEDIUM = 255;
 export const TEXT_LARGE = 6000;
 export const PASSWORD_MIN = 8;

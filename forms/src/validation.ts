@@ -2,12 +2,14 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AGE_BANDS, DivisionType, criteriaAllowedFor, type ReferringType } from './enums';
 import type { FieldError } from './errors';
+import { REQUIRED_MESSAGE } from './constants';
 import { isAcceptedPhone, toStoredPhone } from './phone';
 import { billingCodeListFilterSchema, billingCodeSchema, groupOrganizationListFilterSchema, groupOrganizationRules, groupOrganizationSchema, patientTagListFilterSchema, patientTagSchema, payerInsuranceQueryRules, payerInsuranceQuerySchema, payerListFilterSchema, payerSchema } from './schemas/reference';
 import { claimActualQuerySchema, claimCreateSchema, claimExtendSchema } from './schemas/claims';
 import { ehrClaimRetryRules, ehrClaimRetrySchema } from './cases/ehr';
 import { changePasswordSchema } from './schemas/auth';
-import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsRules, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
+import { externalLoginSettingsRules, externalLoginSettingsSchema, ipWhiteListSettingsSchema, itpOrganizationSchema } from './schemas/organization';
+import { ipWhiteListSettingsRules } from './schemas/ip-list';
 import { auditLogFilterRules, auditLogFilterSchema } from './schemas/audit-log';
 import * as caseSchemas from './cases/schemas';
 import { requestQueueFilterSchema } from './cases/queues';
@@ -38,7 +40,6 @@ import {
   stateRestrictionSchema,
 } from './schemas/facility-tabs';
 
-export const REQUIRED_MESSAGE = 'This field is required';
 
 /** Rules a JSON Schema cannot say clearly; run after the schema passes its own checks. */
 type Rules = (data: any) => FieldError[];

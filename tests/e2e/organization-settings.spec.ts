@@ -54,6 +54,9 @@ test("a facility's IP allow-list excluding the client makes the API refuse its u
   await signIn(page, 'admin@itp.example.org', '/facilities');
   // Other suites add facilities: find it by name rather than hoping it is on the first page.
   await page.getByPlaceholder('Search by name').fill('Tampa Bay General');
+  // The list applies the search after a pause; clicking before that, the search lands afterwards and
+  // takes the page back to the list.
+  await page.waitForURL((u) => u.pathname === '/facilities' && u.search.includes('Tampa'));
   await page.getByRole('link', { name: 'Tampa Bay General Hospital' }).first().click();
   await page.waitForURL((u) => /^\/facilities\/\d+/.test(u.pathname));
   await page.getByTestId('facility-tab-ipWhiteList').click();

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AutocompleteInput, DateTimeInput, SelectInput, useInput } from 'react-admin';
-import { auditLogFilterRules, AUDIT_LOG_DEFAULT_RANGE_MS, USER_SEARCH_MIN_CHARS, type UserLookup } from '@crisis/forms';
+import { auditLogFilterRules, AUDIT_LOG_DEFAULT_RANGE_MS, USER_SEARCH_MIN_CHARS, type UserLookup } from '@crisis/forms/core';
 import { useDebounced } from '../common/useDebounced';
 import { useAppData, useAppQuery } from '../data/query';
 

@@ -3,7 +3,7 @@ import { Box, Button, Chip, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Datagrid, FunctionField, List, TextField, TopToolbar, useListContext, useNotify } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { AUDIT_LOG_COUNT_CAP, AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@crisis/forms';
+import { AUDIT_LOG_COUNT_CAP, AUDIT_LOG_DEFAULT_SORT, formatDateTime, type AuditLogRecord } from '@crisis/forms/core';
 import { getLastVisited, usePersistedScroll } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { ListPager } from '../common/ListPager';

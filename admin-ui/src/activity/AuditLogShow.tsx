@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Grid, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Link, useParams } from 'react-router-dom';
-import { formatDateTime, type AuditLogEntryDetail } from '@crisis/forms';
+import { formatDateTime, type AuditLogEntryDetail } from '@crisis/forms/core';
 import { setLastVisited } from '../common/listPersistence';
 import { PageTitle } from '../common/PageTitle';
 import { isCodedError } from '../data/codedError';

@@ -1,6 +1,6 @@
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import { unpackRules, type PackRule } from '@casl/ability/extra';
-import type { Action, AppAbility, Subject, UserContext } from '@crisis/forms';
+import type { Action, AppAbility, Subject, UserContext } from '@crisis/forms/core';
 
 /** The ability of the signed-in user, from the packed rules the API sends in the user context. */
 export function abilityFromContext(context: UserContext): AppAbility {

@@ -1,5 +1,5 @@
 import type { AuthProvider } from 'react-admin';
-import { ErrorCode } from '@crisis/forms';
+import { ErrorCode } from '@crisis/forms/core';
 import { clearPersistedLists } from '../common/listPersistence';
 import { stopLiveConnection } from '../live/liveConnection';
 import { abilityAllows } from './ability';

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { navigationFor, type AppAbility, type AppSettings, type Navigation, type UserContext } from '@crisis/forms';
+import { navigationFor, type AppAbility, type AppSettings, type Navigation, type UserContext } from '@crisis/forms/core';
 import { abilityFromContext } from './ability';
 
 /** Everything the app knows about the signed-in user once the bootstrap is done. */

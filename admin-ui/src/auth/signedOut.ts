@@ -1,4 +1,4 @@
-import type { AppSettings } from '@crisis/forms';
+import type { AppSettings } from '@crisis/forms/core';
 
 /** The page a tab shows once the user signed out (here, in another tab, or by inactivity). */
 export const SIGNED_OUT_PATH = '/signed-out';

@@ -1,5 +1,5 @@
 import { InMemoryWebStorage, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
-import type { AppSettings } from '@crisis/forms';
+import type { AppSettings } from '@crisis/forms/core';
 import { SIGNED_OUT_PATH } from './signedOut';
 
 export const AUTH_CALLBACK_PATH = '/auth-callback';

@@ -1,6 +1,6 @@
 import { Box } from '@mui/material';
 import { CheckboxGroupInput, TextInput } from 'react-admin';
-import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
+import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms/core';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { schemaValidator } from '../common/schemaValidation';
 import { inputTestId } from '../common/testId';

@@ -1,5 +1,5 @@
 import { FunctionField, SearchInput, SelectInput, TextField } from 'react-admin';
-import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
+import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms/core';
 import { activeOnlyFilter, ActiveChipField, ModalRecordList } from '../common/ReferenceList';
 import { inputTestId } from '../common/testId';
 import { BillingCodeDialog, sourceTypeLabel } from './BillingCodeDialog';

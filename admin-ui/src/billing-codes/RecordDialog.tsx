@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useDataProvider, useGetOne, useNotify } from 'react-admin';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { FormDialog, ON_TOUCHED } from '../common/FormDialog';
 import { fieldErrorsOf } from './codedFields';
 

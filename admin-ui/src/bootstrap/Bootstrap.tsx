@@ -1,15 +1,17 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AppSettings, UserContext } from '@crisis/forms';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import type { AppSettings, UserContext } from '@crisis/forms/core';
 import { SessionReloadContext, startSession, type Session } from '../auth/session';
 import { BLANK_PATH, SIGNED_OUT_PATH, followSignOutOfOtherTabs } from '../auth/signedOut';
 import { AUTH_CALLBACK_PATH, createUserManager, getValidUser, signIn, type SignInState } from '../auth/userManager';
 import { isCodedError } from '../data/codedError';
 import { api } from '../data/httpClient';
 import { startLiveConnection } from '../live/liveConnection';
-import { App } from '../App';
-import { PublicDemoTools } from '../demo-tools/PublicDemoTools';
+import { App, preloadPage } from '../App';
 import { BootScreen } from './BootScreen';
 import { loadSettings } from './settings';
+
+/** The demo outbox before sign-in: only demo deployments open it, so it loads when shown. */
+const PublicDemoTools = lazy(() => import('../demo-tools/PublicDemoTools').then((m) => ({ default: m.PublicDemoTools })));
 
 type Phase =
   | { kind: 'loading'; message: string }
@@ -43,6 +45,7 @@ async function redirectToSignIn(): Promise<Phase> {
 async function boot(progress: (message: string) => void): Promise<Phase> {
   // The blank page asks nothing of anyone: no settings, no sign-in.
   if (window.location.pathname === BLANK_PATH) return { kind: 'blank' };
+  preloadPage(window.location.pathname);
   let settings: AppSettings;
   try {
     settings = await loadSettings();
@@ -131,7 +134,11 @@ export function Bootstrap() {
     case 'blank':
       return null;
     case 'public':
-      return <PublicDemoTools settings={phase.settings} />;
+      return (
+        <Suspense fallback={<BootScreen />}>
+          <PublicDemoTools settings={phase.settings} />
+        </Suspense>
+      );
     case 'ready':
       return (
         <SessionReloadContext.Provider value={reload}>

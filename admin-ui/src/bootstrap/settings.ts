@@ -1,4 +1,4 @@
-import { setInternationalPhones, type AppSettings } from '@crisis/forms';
+import { setInternationalPhones, type AppSettings } from '@crisis/forms/core';
 
 /** Test hooks: timings may be shortened with localStorage.setItem('idleLogoutMs', ...). */
 function overrideNumber(key: string, fallback: number): number {

@@ -1,4 +1,4 @@
-import { isCaseSourceSide, type CaseDetails, type UserContext } from '@crisis/forms';
+import { isCaseSourceSide, type CaseDetails, type UserContext } from '@crisis/forms/core';
 
 /**
  * Whether the signed-in user edits this case's own record (patient, source details, insurances,

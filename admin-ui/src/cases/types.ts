@@ -1,7 +1,7 @@
 /** The case page's payload (GET /api/cases/{id}, shared with the API in forms) and the contract every case-page card follows. */
-import type { CaseDetails } from '@crisis/forms';
+import type { CaseDetails } from '@crisis/forms/core';
 
-export type { CaseDetails, CaseRequest, PersonRef } from '@crisis/forms';
+export type { CaseDetails, CaseRequest, PersonRef } from '@crisis/forms/core';
 
 /**
  * Every card of the case page receives the case and a callback to reload it after a change. A

@@ -11,7 +11,7 @@ import {
   type CountySuggestion,
   type StreetSuggestion,
   type ZipInfo,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { api } from '../data/httpClient';
 import { useSuggestions } from './useSuggestions';
 import { ZipInput } from './ZipInput';

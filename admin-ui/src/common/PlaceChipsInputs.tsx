@@ -1,5 +1,5 @@
 import { useWatch } from 'react-hook-form';
-import { CITY_AUTOCOMPLETE_MIN_CHARS, COUNTY_AUTOCOMPLETE_MIN_CHARS } from '@crisis/forms';
+import { CITY_AUTOCOMPLETE_MIN_CHARS, COUNTY_AUTOCOMPLETE_MIN_CHARS } from '@crisis/forms/core';
 import { FreeTextChipsInput } from './FreeTextChipsInput';
 
 const ADDRESS_API = '/api/address';

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@crisis/forms';
+import { ErrorCode } from '@crisis/forms/core';
 import { isCodedError } from '../data/codedError';
 import type { InfoDialogContent } from './InfoDialog';
 

@@ -1,4 +1,4 @@
-import { formatPhone, formatZip } from '@crisis/forms';
+import { formatPhone, formatZip } from '@crisis/forms/core';
 
 /** As-you-type US phone mask: "5551234567" → "(555) 123-4567"; no trailing separators, so deleting works. */
 export function maskPhone(input: string | null | undefined, international = false): string {

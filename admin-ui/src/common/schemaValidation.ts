@@ -1,4 +1,5 @@
-import { REQUIRED_MESSAGE, SCHEMAS, normalizeInput, validate, type FieldError, type SchemaName } from '@crisis/forms';
+import { REQUIRED_MESSAGE, normalizeInput, type FieldError } from '@crisis/forms/core';
+import { SCHEMAS, validate, type SchemaName } from '@crisis/forms/validators';
 import { fieldErrorsToObject } from '../data/codedError';
 
 function valueAt(data: unknown, path: string): unknown {

@@ -1,5 +1,5 @@
 import { HttpError } from 'react-admin';
-import { DEFAULT_MESSAGES, ErrorCode, type CodedErrorBody, type FieldError } from '@crisis/forms';
+import { DEFAULT_MESSAGES, ErrorCode, type CodedErrorBody, type FieldError } from '@crisis/forms/core';
 
 /** The message shown for a code (spec 03 §8); unknown codes fall back to the server's default text. */
 export function messageForCode(code: string, defaultMessage?: string): string {

@@ -1,4 +1,4 @@
-import { TOKEN_REVOKED_HEADER } from '@crisis/forms';
+import { TOKEN_REVOKED_HEADER } from '@crisis/forms/core';
 import { getAccessToken, renewSilently, signIn } from '../auth/userManager';
 import { rememberCodedError } from '../notifications/codedErrorRegistry';
 import { codedErrorFrom } from './codedError';

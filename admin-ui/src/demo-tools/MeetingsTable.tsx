@@ -1,5 +1,5 @@
 import { Alert, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { caseReference, formatDateTime } from '@crisis/forms';
+import { caseReference, formatDateTime } from '@crisis/forms/core';
 import { useAppQuery } from '../data/query';
 
 /** Demo tools "meetings" (spec 03 §2): the video meetings with their rooms and who joined, read only. */

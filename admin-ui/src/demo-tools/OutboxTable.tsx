@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { formatDateTime, formatPhone } from '@crisis/forms';
+import { formatDateTime, formatPhone } from '@crisis/forms/core';
 import { api } from '../data/httpClient';
 import type { OutboxRow } from '../data/dataProvider';
 

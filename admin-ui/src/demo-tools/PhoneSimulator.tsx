@@ -27,7 +27,7 @@ import { keyframes } from '@mui/material/styles';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { formatDateTime, formatPhone, isAcceptedPhone, toStoredPhone } from '@crisis/forms';
+import { formatDateTime, formatPhone, isAcceptedPhone, toStoredPhone } from '@crisis/forms/core';
 import { isCodedError } from '../data/codedError';
 import { errorText, isPhoneOff, phoneApi, type CallStatus, type PhoneCall, type PhoneMessage, type ReplyResult } from './phoneApi';
 

@@ -1,6 +1,6 @@
 import { AppBar, Box, Button, CssBaseline, Toolbar, Typography } from '@mui/material';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
-import type { AppSettings } from '@crisis/forms';
+import type { AppSettings } from '@crisis/forms/core';
 import { signIn } from '../auth/userManager';
 import { theme } from '../theme';
 import { DemoToolsPage } from './DemoToolsPage';

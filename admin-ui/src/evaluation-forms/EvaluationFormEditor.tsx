@@ -19,7 +19,7 @@ import {
   type EvaluationFormRecord,
   type FieldError,
   type QuestionnaireItem,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { codeOf } from '../billing-codes/codedFields';
 import { ConfirmDialog, schemaProblems } from '../cases/page/dialogs';
 import { PageTitle } from '../common/PageTitle';
@@ -112,7 +112,7 @@ function FormEditor({ record }: { record: EvaluationFormRecord | null }) {
 
   const save = async () => {
     const body = { name: name.trim(), options: { items } };
-    const found = [...Object.entries(schemaProblems('evaluationForm', body)).map(([field, message]) => ({ field, key: 'invalid', message })), ...evaluationFormRules(body)];
+    const found = [...Object.entries(await schemaProblems('evaluationForm', body)).map(([field, message]) => ({ field, key: 'invalid', message })), ...evaluationFormRules(body)];
     setProblems(found);
     if (found.length) return notify('The form has problems: they are marked below', { type: 'error' });
     setSaving(true);

@@ -5,7 +5,7 @@ import { Box, Button, Chip } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { ErrorCode, type EvaluationFormRecord } from '@crisis/forms';
+import { ErrorCode, type EvaluationFormRecord } from '@crisis/forms/core';
 import { codeOf } from '../billing-codes/codedFields';
 import { useConfirmation } from '../common/ConfirmDialog';
 import { InfoDialog, type InfoDialogContent } from '../common/InfoDialog';

@@ -30,7 +30,7 @@ import {
   type QuestionCondition,
   type QuestionItem,
   type QuestionnaireItem,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { ActionDialog } from '../common/ActionDialog';
 import { TYPE_LABEL, droppedConditions, itemPath, systemFieldLabel } from './questionnaireText';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import type { QuestionnaireItem } from '@crisis/forms';
+import type { QuestionnaireItem } from '@crisis/forms/core';
 import { answerProblemsInBrowser, splitProblems } from '../evaluations/answerProblems';
 import { QuestionnaireForm } from '../evaluations/QuestionnaireForm';
 

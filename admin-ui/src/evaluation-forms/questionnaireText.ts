@@ -5,7 +5,7 @@ import {
   type QuestionCondition,
   type QuestionItem,
   type QuestionnaireItem,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 
 /** How the editor names things in its messages. */
 export const TYPE_LABEL: Record<QuestionnaireItem['type'], string> = { heading: 'Heading', text: 'Text', radio: 'Single choice', checkbox: 'Multiple choice' };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Card, CardContent, CardHeader, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { enumLabel, formatDateTime, isQuestion, type QuestionnaireItem } from '@crisis/forms';
+import { enumLabel, formatDateTime, isQuestion, type QuestionnaireItem } from '@crisis/forms/core';
 import { TablePager } from '../common/ListPager';
 import { useAppQuery } from '../data/query';
 

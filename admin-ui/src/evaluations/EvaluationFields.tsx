@@ -8,7 +8,7 @@ import {
   recommendationsFor,
   type EvaluationBillingCode,
   type EvaluationView,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { DiagnosisPicker } from '../cases/cards/medical/MedicalInformationEditDialog';
 import { useAppQuery } from '../data/query';
 import type { EvaluationValues } from './evaluationDraft';

@@ -33,7 +33,7 @@ import {
   type CaseDetails,
   type EvaluationView,
   type FieldError,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { codeOf } from '../billing-codes/codedFields';
 import { ConfirmDialog, ReasonDialog } from '../cases/page/dialogs';
 import { MessageDialog } from '../common/MessageDialog';

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Box, Divider, FormLabel, Typography } from '@mui/material';
 import Form, { Templates } from '@rjsf/mui';
 import type { ErrorSchema, FieldProps, FieldTemplateProps, RJSFSchema, RegistryFieldsType, UiSchema } from '@rjsf/utils';
-import { compileQuestionnaire, questionnaireUiSchema, type QuestionnaireItem } from '@crisis/forms';
+import { compileQuestionnaire, questionnaireUiSchema, type QuestionnaireItem } from '@crisis/forms/core';
 import { questionnaireValidator, shownAnswers } from './answerProblems';
 
 /** A heading of the questionnaire: a `type: 'null'` property whose title is the heading's label. */

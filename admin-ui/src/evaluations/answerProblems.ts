@@ -1,6 +1,6 @@
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
-import { compileQuestionnaire, isQuestion, visibleAnswers, visibleQuestions, type Answers, type FieldError, type QuestionnaireItem } from '@crisis/forms';
+import { compileQuestionnaire, isQuestion, visibleAnswers, visibleQuestions, type Answers, type FieldError, type QuestionnaireItem } from '@crisis/forms/core';
 
 /**
  * react-jsonschema-form's ajv validator: the form renders with it, and the screens check answers

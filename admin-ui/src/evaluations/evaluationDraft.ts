@@ -1,4 +1,4 @@
-import { visibleAnswers, type Diagnosis, type EvaluationSaveInput, type EvaluationView, type QuestionnaireItem } from '@crisis/forms';
+import { visibleAnswers, type Diagnosis, type EvaluationSaveInput, type EvaluationView, type QuestionnaireItem } from '@crisis/forms/core';
 
 /** What the provider edits on the evaluation screen. */
 export interface EvaluationValues {

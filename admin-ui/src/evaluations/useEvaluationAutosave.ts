@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ErrorCode, EVALUATION_AUTOSAVE_DELAY_MS, type EvaluationView, type FieldError, type QuestionnaireItem } from '@crisis/forms';
+import { ErrorCode, EVALUATION_AUTOSAVE_DELAY_MS, type EvaluationView, type FieldError, type QuestionnaireItem } from '@crisis/forms/core';
 import { useAppData } from '../data/query';
 import { codeOf } from '../billing-codes/codedFields';
 import { clearDrafts, payloadOf, snapshotOf, valuesOf, writeDraft, type EvaluationValues } from './evaluationDraft';

@@ -1,5 +1,5 @@
 import { Create } from 'react-admin';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { useSavedThen } from '../common/RecordForm';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Edit, useNotify, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { blockedActionDialog } from '../common/blockedAction';
 import { InfoDialog, type InfoDialogContent } from '../common/InfoDialog';

@@ -1,5 +1,5 @@
 import { AutocompleteArrayInput, BooleanInput, SearchInput, SelectInput } from 'react-admin';
-import { NO_DIVISION_SPECIFIED, US_STATES } from '@crisis/forms';
+import { NO_DIVISION_SPECIFIED, US_STATES } from '@crisis/forms/core';
 import { CityChipsInput } from '../common/PlaceChipsInputs';
 import { inputTestId } from '../common/testId';
 

@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { NumberInput, TextInput, useNotify, useRecordContext } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { ErrorCode, DEFAULT_MESSAGES } from '@crisis/forms';
+import { ErrorCode, DEFAULT_MESSAGES } from '@crisis/forms/core';
 import { AddressFields } from '../common/AddressFields';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { ContactsFields } from '../common/ContactsFields';

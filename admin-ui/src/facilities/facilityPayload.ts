@@ -1,4 +1,4 @@
-import { toStoredPhone } from '@crisis/forms';
+import { toStoredPhone } from '@crisis/forms/core';
 import { contactsPayload } from '../common/ContactsFields';
 import { schemaValidator } from '../common/schemaValidation';
 import type { FacilityRecord } from './facilityTypes';

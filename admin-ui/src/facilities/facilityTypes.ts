@@ -1,4 +1,4 @@
-import type { FacilityRecord as ApiFacilityRecord } from '@crisis/forms';
+import type { FacilityRecord as ApiFacilityRecord } from '@crisis/forms/core';
 
 export interface FacilityAddress {
   streetLine: string | null;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Box, Typography } from '@mui/material';
 import { AutocompleteArrayInput, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { US_STATES, type GroupOrganizationRecord } from '@crisis/forms';
+import { US_STATES, type GroupOrganizationRecord } from '@crisis/forms/core';
 import { RecordDialog } from '../billing-codes/RecordDialog';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { CountyChipsInput } from '../common/PlaceChipsInputs';

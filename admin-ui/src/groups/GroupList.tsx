@@ -1,5 +1,5 @@
 import { FunctionField, SearchInput, TextField } from 'react-admin';
-import type { GroupOrganizationRecord } from '@crisis/forms';
+import type { GroupOrganizationRecord } from '@crisis/forms/core';
 import { activeOnlyFilter, ActiveChipField, ModalRecordList } from '../common/ReferenceList';
 import { inputTestId } from '../common/testId';
 import { GroupDialog } from './GroupDialog';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
 import { useLogout } from 'react-admin';
-import { IDLE_COUNTDOWN_TICK_MS } from '@crisis/forms';
+import { IDLE_COUNTDOWN_TICK_MS } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { SIGNED_OUT_PATH } from '../auth/signedOut';
 import { ACTIVITY_EVENTS, LAST_ACTIVITY_KEY, lastActivity, markActivity } from './activityClock';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
 import { BooleanInput, Form, TextInput, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { TEXT_MEDIUM, type ItpOrganizationRecord } from '@crisis/forms';
+import { TEXT_MEDIUM, type ItpOrganizationRecord } from '@crisis/forms/core';
 import { useReloadSession } from '../auth/session';
 import { validatePayload } from '../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../data/codedError';

@@ -3,7 +3,7 @@ import { Button, ListItemText, Menu, MenuItem } from '@mui/material';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { Link } from 'react-router-dom';
-import type { NavLink } from '@crisis/forms';
+import type { NavLink } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 
 type Entry = NavLink & { group?: string };

@@ -1,6 +1,6 @@
 import { Box, Chip, Typography } from '@mui/material';
 import { useLocation } from 'react-router-dom';
-import { formatPhone } from '@crisis/forms';
+import { formatPhone } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 
 /** Facility users: facility and division name, and the ER line (hidden on cases pages for Referring). */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Box, Button, Divider, Menu, MenuItem } from '@mui/material';
 import { useLogout } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { AVATAR_SIZE } from '@crisis/forms';
+import { AVATAR_SIZE } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { usersApi } from '../users/usersDataProvider';
 import { UserAvatar } from '../users/UserAvatar';

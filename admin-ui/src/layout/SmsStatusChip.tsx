@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import SmsIcon from '@mui/icons-material/Sms';
 import { useNotify } from 'react-admin';
-import { formatDateTime, isReceivingSms } from '@crisis/forms';
+import { formatDateTime, isReceivingSms } from '@crisis/forms/core';
 import { useReloadSession, useSession } from '../auth/session';
-import { SmsSettingsDialog } from '../sms-notifications/SmsSettingsDialog';
 import { useAppData } from '../data/query';
+
+// The settings form (and its validator) loads when the dialog first opens, not with every page.
+const SmsSettingsDialog = lazy(() => import('../sms-notifications/SmsSettingsDialog').then((m) => ({ default: m.SmsSettingsDialog })));
 
 /** "3h 05m" left of a timed window. */
 function remaining(until: string, now: number): string {
@@ -74,7 +76,11 @@ export function SmsStatusChip() {
           </DialogActions>
         </Dialog>
       ) : (
-        open && <SmsSettingsDialog open={open} onClose={() => setOpen(false)} onChanged={reload} />
+        open && (
+          <Suspense fallback={null}>
+            <SmsSettingsDialog open={open} onClose={() => setOpen(false)} onChanged={reload} />
+          </Suspense>
+        )
       )}
     </>
   );

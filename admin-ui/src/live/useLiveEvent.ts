@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
-import { LiveRoom as Rooms, type LiveEventName } from '@crisis/forms';
+import { LiveRoom as Rooms, type LiveEventName } from '@crisis/forms/core';
 import { watchLiveSocket } from './liveConnection';
 
 /**

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Notification, NotificationContext, useNotificationContext, type NotificationPayload } from 'react-admin';
-import { TOAST_AUTO_CLOSE_MS } from '@crisis/forms';
+import { TOAST_AUTO_CLOSE_MS } from '@crisis/forms/core';
 import { findCodedError } from './codedErrorRegistry';
 import { CodedErrorToast } from './CodedErrorToast';
 

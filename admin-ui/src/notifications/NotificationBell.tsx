@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { badgeText, formatDateTime, notificationText, type NotificationItem } from '@crisis/forms';
+import { badgeText, formatDateTime, notificationText, type NotificationItem } from '@crisis/forms/core';
 import { useAppData } from '../data/query';
 import { useNotificationFeed } from './NotificationFeed';
 import { useOpenNotification } from './openNotification';

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { notificationText, type NotificationItem, type NotificationList } from '@crisis/forms';
+import { notificationText, type NotificationItem, type NotificationList } from '@crisis/forms/core';
 import { announce } from '../common/LiveAnnouncer';
 import { useSession } from '../auth/session';
 import { useAppData } from '../data/query';

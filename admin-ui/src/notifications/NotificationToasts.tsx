@@ -1,7 +1,7 @@
 import { useEffect, type MouseEvent } from 'react';
 import { Alert, AlertTitle, Box, Button, IconButton } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
-import { TOAST_AUTO_CLOSE_MS, notificationText, type NotificationItem } from '@crisis/forms';
+import { TOAST_AUTO_CLOSE_MS, notificationText, type NotificationItem } from '@crisis/forms/core';
 import { useNotificationFeed } from './NotificationFeed';
 import { useOpenNotification } from './openNotification';
 

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { NotificationItem } from '@crisis/forms';
+import type { NotificationItem } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { useAppData } from '../data/query';
 

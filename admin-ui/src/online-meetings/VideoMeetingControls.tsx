@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNotify } from 'react-admin';
 import { Box, Button, Chip, Tooltip } from '@mui/material';
 import VideocamIcon from '@mui/icons-material/Videocam';
-import { ErrorCode, FACILITY_VIDEO_CALL_LOGOUT_MS, UserType, type OnlineMeetingView } from '@crisis/forms';
+import { ErrorCode, FACILITY_VIDEO_CALL_LOGOUT_MS, UserType, type OnlineMeetingView } from '@crisis/forms/core';
 import { signOut } from '../auth/authProvider';
 import { useSession } from '../auth/session';
 import { BLANK_PATH } from '../auth/signedOut';

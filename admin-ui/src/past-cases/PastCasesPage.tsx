@@ -24,13 +24,13 @@ import {
   durationTwoUnits,
   enumLabel,
   formatDateTime,
-  validate,
   type FieldError,
   type PastCaseExport,
   type PastCaseFilter,
   type PastCaseItem,
   type RecencyClass,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
+import { validate } from '@crisis/forms/validators';
 import { useSession } from '../auth/session';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';

@@ -1,7 +1,7 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
-import { EHR_CLAIM_RETRY_FAILED } from '@crisis/forms';
+import { EHR_CLAIM_RETRY_FAILED } from '@crisis/forms/core';
 import { useAppMutation } from '../data/query';
 
 type RetryResult = { retried: string[]; nothingToRetry: string[]; notFound: string[] };

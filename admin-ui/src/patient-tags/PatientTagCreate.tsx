@@ -1,5 +1,5 @@
 import { Create, SimpleForm, TextInput } from 'react-admin';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { PageTitle } from '../common/PageTitle';
 import { schemaValidator } from '../common/schemaValidation';
 import { inputTestId } from '../common/testId';

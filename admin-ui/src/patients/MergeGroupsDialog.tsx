@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Pagination, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
-import { MERGE_GROUPS_PAGE_SIZE } from '@crisis/forms';
+import { MERGE_GROUPS_PAGE_SIZE } from '@crisis/forms/core';
 import { useAppQuery } from '../data/query';
 import { dobText, mergePath } from './patientText';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Link, Table, TableBody, TableCell, TableRow } from '@mui/material';
-import { ErrorCode, formatDateTime, formatPhone } from '@crisis/forms';
+import { ErrorCode, formatDateTime, formatPhone } from '@crisis/forms/core';
 import { isCodedError } from '../data/codedError';
 import { useAppQuery } from '../data/query';
 import { dobText, facilityText, genderText } from './patientText';

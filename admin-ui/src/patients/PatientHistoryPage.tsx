@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Box, Card, CardContent, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { formatDateTime, formatPhone } from '@crisis/forms';
+import { formatDateTime, formatPhone } from '@crisis/forms/core';
 import { api } from '../data/httpClient';
 import { survivorOf } from './PatientDetailsDialog';
 

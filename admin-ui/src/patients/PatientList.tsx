@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Link as MuiLink, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { AutocompleteArrayInput, Datagrid, FunctionField, List, SearchInput, SelectArrayInput, TopToolbar } from 'react-admin';
-import { GENDERS, US_STATES, type PatientDirectoryRow } from '@crisis/forms';
+import { GENDERS, US_STATES, type PatientDirectoryRow } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { CityChipsInput } from '../common/PlaceChipsInputs';
 import { ListPager } from '../common/ListPager';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Box, Button, Checkbox, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { ErrorCode, caseReference, differsFromMajority, formatDateTime, formatPhone } from '@crisis/forms';
+import { ErrorCode, caseReference, differsFromMajority, formatDateTime, formatPhone } from '@crisis/forms/core';
 import { InfoDialog, type InfoDialogContent } from '../common/InfoDialog';
 import { PageTitle } from '../common/PageTitle';
 import { useConfirmation } from '../common/ConfirmDialog';

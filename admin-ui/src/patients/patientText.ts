@@ -1,4 +1,4 @@
-import { AGE_RANGES, type AgeRangeName } from '@crisis/forms';
+import { AGE_RANGES, type AgeRangeName } from '@crisis/forms/core';
 import { humanize } from '../common/humanize';
 
 /** 'YYYY-MM-DD' → MM/dd/yyyy (spec 03 §9), without a time zone shifting the day. */

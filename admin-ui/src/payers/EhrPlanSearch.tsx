@@ -3,7 +3,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { useState } from 'react';
 import { TextInput } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
-import { PLAN_NAME_REQUIRED, type EhrPlanResult } from '@crisis/forms';
+import { PLAN_NAME_REQUIRED, type EhrPlanResult } from '@crisis/forms/core';
 import { inputTestId } from '../common/testId';
 import { useAppData } from '../data/query';
 

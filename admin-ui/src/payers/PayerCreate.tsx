@@ -1,5 +1,5 @@
 import { Create } from 'react-admin';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { useSavedThen } from '../common/RecordForm';
 import { PageTitle } from '../common/PageTitle';
 import { PayerForm } from './PayerForm';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { Edit, useNotify, useRefresh, useUpdate } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { DEFAULT_MESSAGES, normalizeInput } from '@crisis/forms';
+import { DEFAULT_MESSAGES, normalizeInput } from '@crisis/forms/core';
 import { setLastVisited } from '../common/listPersistence';
 import { ActiveRecordTitle } from '../common/ReferenceList';
 import { codeOf, fieldErrorsOf } from '../billing-codes/codedFields';

@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { SelectInput, SimpleForm, TextInput } from 'react-admin';
-import { US_STATES } from '@crisis/forms';
+import { US_STATES } from '@crisis/forms/core';
 import { CheckboxInput } from '../common/CheckboxInput';
 import { inputTestId } from '../common/testId';
 import { NEW_PAYER, validatePayer } from './payerPayload';

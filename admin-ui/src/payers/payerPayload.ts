@@ -1,4 +1,4 @@
-import { ErrorCode } from '@crisis/forms';
+import { ErrorCode } from '@crisis/forms/core';
 import { schemaValidator } from '../common/schemaValidation';
 
 export interface PayerFormValues {

@@ -21,7 +21,7 @@ import {
   Typography,
 } from '@mui/material';
 import StarIcon from '@mui/icons-material/Star';
-import { ADD_TASKS_MAX, formatDateTime, type PlacementTask, type ReferringDivisionOption } from '@crisis/forms';
+import { ADD_TASKS_MAX, formatDateTime, type PlacementTask, type ReferringDivisionOption } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { SimpleTable } from '../common/SimpleTable';
 import { isCodedError } from '../data/codedError';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { ErrorCode, PASSWORD_RULE_TEXT, type FieldError } from '@crisis/forms';
+import { ErrorCode, PASSWORD_RULE_TEXT, type FieldError } from '@crisis/forms/core';
 import { PageTitle } from '../common/PageTitle';
 import { validatePayload } from '../common/schemaValidation';
 import { usersApi } from '../users/usersDataProvider';

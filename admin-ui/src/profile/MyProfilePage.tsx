@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, TextField, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { AVATAR_SIZE, MFA_METHODS, UPLOAD_MAX_BYTES, USER_TYPE_LABELS, type FieldError } from '@crisis/forms';
+import { AVATAR_SIZE, MFA_METHODS, UPLOAD_MAX_BYTES, USER_TYPE_LABELS, type FieldError } from '@crisis/forms/core';
 import { useReloadSession, useSession } from '../auth/session';
 import { PageTitle } from '../common/PageTitle';
 import { validatePayload } from '../common/schemaValidation';

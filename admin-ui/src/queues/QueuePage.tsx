@@ -12,7 +12,7 @@ import {
   formatPhone,
   type RequestQueueItem,
   type RequestQueueKind,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';

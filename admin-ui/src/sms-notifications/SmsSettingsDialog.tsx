@@ -11,7 +11,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { smsHoursLimit, smsNotificationsStartRules, smsWindowEnd, type FieldError, type SmsNotificationsStartInput, type SmsReceiveType } from '@crisis/forms';
+import { smsHoursLimit, smsNotificationsStartRules, smsWindowEnd, type FieldError, type SmsNotificationsStartInput, type SmsReceiveType } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { validatePayload } from '../common/schemaValidation';
 import { useAppData } from '../data/query';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { USER_TYPE_LABELS, type UserRecord } from '@crisis/forms';
+import { USER_TYPE_LABELS, type UserRecord } from '@crisis/forms/core';
 import { PageTitle } from '../common/PageTitle';
 import { api } from '../data/httpClient';
 import { usersApi } from './usersDataProvider';

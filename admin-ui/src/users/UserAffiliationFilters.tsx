@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Autocomplete, Checkbox, ListItemText, MenuItem, TextField } from '@mui/material';
-import { OrganizationType, UserType } from '@crisis/forms';
+import { OrganizationType, UserType } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { useChoices, type Choice } from './useChoices';
 

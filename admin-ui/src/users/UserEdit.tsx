@@ -1,6 +1,6 @@
 import { Button, Chip } from '@mui/material';
 import { Edit, useNotify, useRecordContext, useRefresh } from 'react-admin';
-import { userStatus, type UserRecord } from '@crisis/forms';
+import { userStatus, type UserRecord } from '@crisis/forms/core';
 import { PageTitle } from '../common/PageTitle';
 import { useSavedThen } from '../common/RecordForm';
 import { UserForm } from './UserForm';

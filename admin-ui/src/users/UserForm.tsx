@@ -14,7 +14,7 @@ import {
   onOrganizationTypeChange,
   onUserTypeChange,
   type UserFormValues,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { PhoneInput } from '../common/PhoneInput';
 import { inputTestId } from '../common/testId';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Link, List, ListItem, Typography } from '@mui/material';
 import { useNotify, useRefresh } from 'react-admin';
-import { MUST_BE_CSV, USER_IMPORT_COLUMNS, USER_IMPORT_MAX_ROWS, UPLOAD_MAX_BYTES, EMPTY_FILE, FILE_TOO_BIG } from '@crisis/forms';
+import { MUST_BE_CSV, USER_IMPORT_COLUMNS, USER_IMPORT_MAX_ROWS, UPLOAD_MAX_BYTES, EMPTY_FILE, FILE_TOO_BIG } from '@crisis/forms/core';
 import { importApi } from './uploads';
 
 type Phase = 'idle' | 'validating' | 'validated' | 'importing';

@@ -24,7 +24,7 @@ import {
   userStatus,
   type UserBulkAction,
   type UserRecord,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../auth/session';
 import { FoundTotal } from '../common/ReferenceList';
 import { UserAffiliationFilters } from './UserAffiliationFilters';

@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import { USER_IMPORT_TEMPLATE_FILE } from '@crisis/forms';
+import { USER_IMPORT_TEMPLATE_FILE } from '@crisis/forms/core';
 import { getAccessToken } from '../auth/userManager';
 import { httpClient } from '../data/httpClient';
 import { downloadCsv } from '../data/download';
@@ -27,14 +26,30 @@ export const avatarApi = {
  * Object URLs of fetched avatars, by reference (references are immutable: a new image gets a new
  * one). Bounded: an evicted image's object URL is released.
  */
-const cache = new LRUCache<string, Promise<string | null>>({
-  max: 500,
-  dispose: (url) => void url.then((u) => u && URL.revokeObjectURL(u)),
-});
+const AVATARS_CACHED = 500;
+const cache = new Map<string, Promise<string | null>>();
+
+/** The cached avatar, now the most recently used (a Map keeps its insertion order). */
+function cached(reference: string): Promise<string | null> | undefined {
+  const hit = cache.get(reference);
+  if (hit) {
+    cache.delete(reference);
+    cache.set(reference, hit);
+  }
+  return hit;
+}
+
+function remember(reference: string, url: Promise<string | null>): void {
+  cache.set(reference, url);
+  if (cache.size <= AVATARS_CACHED) return;
+  const [oldest, evicted] = cache.entries().next().value!;
+  cache.delete(oldest);
+  void evicted.then((u) => u && URL.revokeObjectURL(u));
+}
 
 /** GET /api/avatar/{reference} with the bearer token, as an object URL (null when missing). */
 export function avatarUrl(reference: string): Promise<string | null> {
-  let hit = cache.get(reference);
+  let hit = cached(reference);
   if (!hit) {
     hit = (async () => {
       const token = await getAccessToken();
@@ -42,7 +57,7 @@ export function avatarUrl(reference: string): Promise<string | null> {
       if (!res.ok) return null;
       return URL.createObjectURL(await res.blob());
     })().catch(() => null);
-    cache.set(reference, hit);
+    remember(reference, hit);
   }
   return hit;
 }

@@ -4,7 +4,7 @@ import {
   normalizeInput,
   type UserContext,
   type UserInput,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { schemaValidator } from '../common/schemaValidation';
 
 /** The fields of the invite/edit payload (what the server validates with the 'user' schema). */

@@ -1,6 +1,6 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataProvider } from 'react-admin';
-import type { UserBulkAction } from '@crisis/forms';
+import type { UserBulkAction } from '@crisis/forms/core';
 import { api, httpClient } from '../data/httpClient';
 
 type RestClient = Parameters<typeof simpleRestProvider>[1];

@@ -1,3 +1,3 @@
 export * from './questionnaire';
 export * from './schemas';
-export * from './answer-validation';
+// answer-validation (ajv) is exported by the validators entry (../validators.ts), not from here.

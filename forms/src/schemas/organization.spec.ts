@@ -1,6 +1,6 @@
 import { normalizeInput } from '../normalize';
 import { validate } from '../validation';
-import { ipListMatcher, parseIpList } from './organization';
+import { ipListMatcher, parseIpList } from './ip-list';
 
 describe('IP allow-list rules', () => {
   const check = (body: Record<string, unknown>) => validate('ipWhiteListSettings', normalizeInput(body)).map((e) => e.message);

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
 import { Button, Card, CardContent, CardHeader, CircularProgress, Typography } from '@mui/material';
-import type { SchemaName } from '@crisis/forms';
+import type { SchemaName } from '@crisis/forms/validators';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { useCaseCommand } from '../../data/query';
 import { schemaProblems } from '../page/dialogs';
@@ -87,10 +87,10 @@ export function useCardCommands(caseRecord: CaseDetails, onChanged: () => void, 
       return false;
     }
   };
-  const submit = (schema: SchemaName, payload: unknown, call: (dp: AppDataProvider) => Promise<unknown>, success: string) => {
-    const found = schemaProblems(schema, payload);
+  const submit = async (schema: SchemaName, payload: unknown, call: (dp: AppDataProvider) => Promise<unknown>, success: string) => {
+    const found = await schemaProblems(schema, payload);
     setProblems(found);
-    if (Object.keys(found).length) return Promise.resolve(false);
+    if (Object.keys(found).length) return false;
     return run(call, success);
   };
   return { run, submit, problems, setProblems, busy: command.busy, handle: errors.handle, dialog: errors.dialog };

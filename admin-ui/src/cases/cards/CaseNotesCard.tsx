@@ -4,7 +4,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { CaseStatus, type CaseNoteRow } from '@crisis/forms';
+import { CaseStatus, type CaseNoteRow } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import { ConfirmDialog, FormDialog, NoteField } from '../page/dialogs';

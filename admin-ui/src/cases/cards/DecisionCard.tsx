@@ -1,6 +1,6 @@
 import { Box, Card, CardContent, CardHeader, Link, Typography } from '@mui/material';
 import PhoneIcon from '@mui/icons-material/Phone';
-import { formatPhone } from '@crisis/forms';
+import { formatPhone } from '@crisis/forms/core';
 import type { CaseCardProps } from '../types';
 import { RecommendationView } from './medical/MedicalInformationView';
 

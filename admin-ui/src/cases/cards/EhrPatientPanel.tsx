@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
-import { EHR_PERIODIC_REFRESH_MS, formatDateTime } from '@crisis/forms';
+import { EHR_PERIODIC_REFRESH_MS, formatDateTime } from '@crisis/forms/core';
 import { useAppData, useAppQuery } from '../../data/query';
 import type { CaseDetails } from '../types';
 

@@ -14,7 +14,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_MESSAGE, fileTitleFromName, type PatientFileRow } from '@crisis/forms';
+import { CaseStatus, EMPTY_FILE, FILE_TOO_BIG, PATIENT_FILE_MAX_BYTES, PDF_ONLY_MESSAGE, fileTitleFromName, type PatientFileRow } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import { ConfirmDialog, FormDialog, NoteField, schemaProblems } from '../page/dialogs';
@@ -63,7 +63,7 @@ export function FilesCard({ caseRecord, onChanged }: CaseCardProps) {
 
   const submit = async () => {
     if (!form) return;
-    const found = schemaProblems('patientFileMeta', { title: form.title, note: form.note });
+    const found = await schemaProblems('patientFileMeta', { title: form.title, note: form.note });
     if (!form.file) {
       const p = fileProblem(form.upload);
       if (p) found.file = p;

@@ -10,7 +10,7 @@ import {
   canClaim,
   medicalInformationConfirmation,
   type MedicalInformationConfirmationReason,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { announce } from '../../common/LiveAnnouncer';
 import { isCodedError } from '../../data/codedError';

@@ -16,7 +16,7 @@ import {
   patientReference,
   type PatientChangeLogRow,
   type PatientInput,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { FormDialog } from '../../common/FormDialog';
 import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';

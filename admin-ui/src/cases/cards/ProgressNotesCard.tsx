@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Divider, TextField, Typography } from '@mui/material';
-import { CaseStatus } from '@crisis/forms';
+import { CaseStatus } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import { FormDialog, NoteField } from '../page/dialogs';

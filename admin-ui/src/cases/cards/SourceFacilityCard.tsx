@@ -3,7 +3,7 @@ import { Alert, Box, Button, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import { BooleanInput, SelectInput, TextInput, useNotify } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { ErrorCode, NOTIFICATION_SENDING_METHODS, formatPhone, type CaseSourceDetailsInput } from '@crisis/forms';
+import { ErrorCode, NOTIFICATION_SENDING_METHODS, formatPhone, type CaseSourceDetailsInput } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { FormDialog } from '../../common/FormDialog';
 import { LockedField } from '../../common/LockedField';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Autocomplete, Box, Chip, TextField } from '@mui/material';
-import { CaseStatus } from '@crisis/forms';
+import { CaseStatus } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import { FormDialog } from '../page/dialogs';

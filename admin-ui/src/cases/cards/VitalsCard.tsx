@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@mui/material';
-import { CaseStatus, fractionToPercent, percentToFraction } from '@crisis/forms';
+import { CaseStatus, fractionToPercent, percentToFraction } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { keys, useAppQuery } from '../../data/query';
 import { FormDialog } from '../page/dialogs';

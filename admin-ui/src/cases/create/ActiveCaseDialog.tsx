@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { formatPhone } from '@crisis/forms';
+import { formatPhone } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 
 /**

@@ -13,7 +13,7 @@ import {
   problemsToFieldErrors,
   toStoredPhone,
   type FieldError,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { PageTitle } from '../../common/PageTitle';
 import { validatePayload } from '../../common/schemaValidation';

@@ -2,7 +2,7 @@ import { Box, Stack, TextField as MuiTextField, Typography } from '@mui/material
 import { useEffect } from 'react';
 import { BooleanInput, RadioButtonGroupInput, SelectInput, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { UserType, type RequestType } from '@crisis/forms';
+import { UserType, type RequestType } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { PhoneInput } from '../../common/PhoneInput';
 import { humanize } from '../../common/humanize';

@@ -2,7 +2,7 @@ import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material
 import { useState } from 'react';
 import { DateInput, Form, TextInput, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { ENCOUNTER_ID_REQUIRED, PATIENT_EPIC_ID_REQUIRED, capitalizeName, normalizeInput, type FieldError, type SearchData } from '@crisis/forms';
+import { ENCOUNTER_ID_REQUIRED, PATIENT_EPIC_ID_REQUIRED, capitalizeName, normalizeInput, type FieldError, type SearchData } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { PageTitle } from '../../common/PageTitle';
 import { validatePayload } from '../../common/schemaValidation';

@@ -17,7 +17,7 @@ import {
 } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { caseReference, formatDay } from '@crisis/forms';
+import { caseReference, formatDay } from '@crisis/forms/core';
 import { PageTitle } from '../../common/PageTitle';
 import { ActiveCaseDialog } from './ActiveCaseDialog';
 import { AlreadyAcceptedDialog, PatientReviewDialog, patientStep, type PatientStep } from './PatientNoticeDialogs';

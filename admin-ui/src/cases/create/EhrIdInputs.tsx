@@ -2,7 +2,7 @@ import { Stack } from '@mui/material';
 import { useState } from 'react';
 import { TextInput } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
-import { ErrorCode, GENDERS, PATIENT_EPIC_ID_REQUIRED, type EhrPatientLookup } from '@crisis/forms';
+import { ErrorCode, GENDERS, PATIENT_EPIC_ID_REQUIRED, type EhrPatientLookup } from '@crisis/forms/core';
 import { isCodedError } from '../../data/codedError';
 import { useAppData } from '../../data/query';
 import { rememberEhrPatient } from './ehrPatientMemory';

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { ArrayInput, BooleanInput, SimpleFormIterator, useSimpleFormIterator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { MAX_INSURANCES } from '@crisis/forms';
+import { MAX_INSURANCES } from '@crisis/forms/core';
 import { InsuranceFields } from '../insurance/InsuranceFields';
 import { useAppQuery } from '../../data/query';
 

@@ -1,7 +1,7 @@
 import { Alert, Stack, Typography } from '@mui/material';
 import { BooleanInput, DateInput, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { GENDERS, formatSsn } from '@crisis/forms';
+import { GENDERS, formatSsn } from '@crisis/forms/core';
 import { PhoneInput } from '../../common/PhoneInput';
 import { AddressFields } from '../../common/AddressFields';
 import { humanize } from '../../common/humanize';

@@ -7,7 +7,7 @@ import {
   formatDay,
   recentVisitsToReview,
   type PatientMatch,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 
 /**
  * What continuing with a matched patient leads to (spec 01 §2, §8, §9), decided once for the search

@@ -1,4 +1,4 @@
-import type { EhrPatientLookup } from '@crisis/forms';
+import type { EhrPatientLookup } from '@crisis/forms/core';
 
 /**
  * What the EHR said of a patient id on the search screen, kept for this tab's creation form (the

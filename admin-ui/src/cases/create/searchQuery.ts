@@ -1,4 +1,4 @@
-import type { SearchData } from '@crisis/forms';
+import type { SearchData } from '@crisis/forms/core';
 import { qs } from '../../data/methods/caseCreate';
 
 /** The search data carried from /cases/create/search to the next screens, as a query string. */

@@ -19,7 +19,7 @@ import {
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import DownloadIcon from '@mui/icons-material/Download';
 import AssessmentIcon from '@mui/icons-material/Assessment';
-import { durationTwoUnits, formatDateTime } from '@crisis/forms';
+import { durationTwoUnits, formatDateTime } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import type { CaseDetails } from '../types';
 import { exportUrls } from '../../data/methods/exports';

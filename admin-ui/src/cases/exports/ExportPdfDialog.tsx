@@ -16,11 +16,11 @@ import {
   Typography,
 } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
-import { AT_LEAST_ONE_CHECKBOX_MESSAGE } from '@crisis/forms';
+import { AT_LEAST_ONE_CHECKBOX_MESSAGE } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { schemaProblems } from '../page/dialogs';
 import type { CaseDetails } from '../types';
-import type { PatientFileRow } from '@crisis/forms';
+import type { PatientFileRow } from '@crisis/forms/core';
 import { casePdfUrl } from '../../data/methods/exports';
 import { useAppData } from '../../data/query';
 
@@ -92,7 +92,7 @@ export function ExportPdfDialog({ caseRecord, open, onClose }: ExportPdfDialogPr
   );
 
   const submit = async () => {
-    const found = schemaProblems('casePdfExport', payload);
+    const found = await schemaProblems('casePdfExport', payload);
     const message = Object.values(found)[0] ?? null;
     setProblem(message);
     if (message) return;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, Button, Typography } from '@mui/material';
 import { BooleanInput, DateInput, SelectInput, TextInput, useOptionalSourceContext } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
-import { RELATIONS_TO_INSURED, RESPONSIBLE_PARTY_ROLES, responsiblePartyForRelation } from '@crisis/forms';
+import { RELATIONS_TO_INSURED, RESPONSIBLE_PARTY_ROLES, responsiblePartyForRelation } from '@crisis/forms/core';
 import { PhoneInput } from '../../common/PhoneInput';
 import { PayerPlanLookup } from './PayerPlanLookup';
 

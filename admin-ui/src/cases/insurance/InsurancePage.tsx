@@ -33,7 +33,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { Form, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { MAX_INSURANCES, caseReference, type InsuranceInput, type InsuranceList, type InsuranceRecord, type PayerChoice } from '@crisis/forms';
+import { MAX_INSURANCES, caseReference, type InsuranceInput, type InsuranceList, type InsuranceRecord, type PayerChoice } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { schemaValidator } from '../../common/schemaValidation';
 import { useAppData } from '../../data/query';

@@ -13,7 +13,8 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { PLAN_NAME_REQUIRED, normalizeInput, payerLookupEntries, validate } from '@crisis/forms';
+import { PLAN_NAME_REQUIRED, normalizeInput, payerLookupEntries } from '@crisis/forms/core';
+import { validate } from '@crisis/forms/validators';
 import { isCodedError } from '../../data/codedError';
 import { useAppData } from '../../data/query';
 

@@ -1,4 +1,4 @@
-import type { InsuranceInput, InsuranceRecord } from '@crisis/forms';
+import type { InsuranceInput, InsuranceRecord } from '@crisis/forms/core';
 
 /** The form values of one insurance from a stored one (read-only fields dropped). */
 export function insuranceToInput(r: InsuranceRecord): InsuranceInput {

@@ -1,7 +1,7 @@
 import { Box, Checkbox, FormControlLabel, Stack, Switch, TextField as MuiTextField, useMediaQuery, type Theme } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Datagrid, DatagridBody, DatagridRow, FunctionField, List, SelectArrayInput, useListContext, type DatagridRowProps } from 'react-admin';
-import { CASE_STATUSES, CaseStatus, DivisionType, MAIN_RECOMMENDATIONS, UserType } from '@crisis/forms';
+import { CASE_STATUSES, CaseStatus, DivisionType, MAIN_RECOMMENDATIONS, UserType } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { getLastVisited, setLastVisited, usePersistedScroll } from '../../common/listPersistence';
 import { ListPager } from '../../common/ListPager';

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { TopToolbar } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import AddIcon from '@mui/icons-material/Add';
-import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms';
+import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { humanize } from '../../common/humanize';
 import { FoundTotal } from '../../common/ReferenceList';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AssessmentIcon from '@mui/icons-material/Assessment';
-import { caseStatusLabel, durationTwoUnits, formatDateTime } from '@crisis/forms';
+import { caseStatusLabel, durationTwoUnits, formatDateTime } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import type { CaseCardProps } from '../types';
 import { ActivityReportDialogSlot } from './slots';

@@ -4,7 +4,7 @@ import { Alert, Box, Button, Chip, CircularProgress, Typography } from '@mui/mat
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import HistoryIcon from '@mui/icons-material/History';
-import { CaseStatus, DivisionType, OLD_SYSTEM_DOCUMENTS_MESSAGE, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms';
+import { CaseStatus, DivisionType, OLD_SYSTEM_DOCUMENTS_MESSAGE, UserType, caseReference, durationTwoUnits, formatDateTime } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppQuery } from '../../data/query';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControlLabel, Radio, RadioGroup } from '@mui/material';
-import type { ReferringDivisionOption } from '@crisis/forms';
+import type { ReferringDivisionOption } from '@crisis/forms/core';
 import { useAppData } from '../../data/query';
 
 /**

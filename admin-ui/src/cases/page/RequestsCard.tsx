@@ -22,11 +22,11 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { ErrorCode, CaseStatus, canCancelRequest, canEditRequest, formatDateTime, isActiveRequestStatus } from '@crisis/forms';
+import { ErrorCode, CaseStatus, canCancelRequest, canEditRequest, formatDateTime, isActiveRequestStatus } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseCardProps, CaseRequest } from '../types';
-import type { ProviderOption } from '@crisis/forms';
+import type { ProviderOption } from '@crisis/forms/core';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import { enumLabel } from './caseLabels';
 import { FormDialog, NoteField, ReasonDialog, schemaProblems } from './dialogs';
@@ -305,7 +305,7 @@ export function RequestDialog({
   const isItp = ability.can('update', 'CaseStatus');
   const submit = async () => {
     const body = { type: type || null, evaluationProviderId: type === 'PlacementOnly' || providerId === '' ? null : providerId, note };
-    const problems = schemaProblems(request ? 'requestUpdate' : 'requestCreate', body);
+    const problems = await schemaProblems(request ? 'requestUpdate' : 'requestCreate', body);
     if (isItp && type && type !== 'PlacementOnly' && providerId === '') problems.evaluationProviderId ??= 'This field is required';
     setErrors(problems);
     if (Object.keys(problems).length) return;

@@ -7,7 +7,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import EditNoteIcon from '@mui/icons-material/EditNote';
 import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
-import { ErrorCode, CaseStatus, caseReference, caseStatusLabel, closeBlockedByRequest, mayCloseWithoutOutcome } from '@crisis/forms';
+import { ErrorCode, CaseStatus, caseReference, caseStatusLabel, closeBlockedByRequest, mayCloseWithoutOutcome } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
 import type { CaseDetails } from '../types';

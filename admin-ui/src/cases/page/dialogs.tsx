@@ -1,12 +1,15 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, TextField } from '@mui/material';
 import { ActionDialog } from '../../common/ActionDialog';
 import { MessageDialog, type Message } from '../../common/MessageDialog';
-import { validatePayload } from '../../common/schemaValidation';
-import type { SchemaName } from '@crisis/forms';
+import type { SchemaName } from '@crisis/forms/validators';
+
+/** The validators (ajv and the shared schemas): loaded by the first dialog that opens, not with the page. */
+const loadValidation = () => import('../../common/schemaValidation');
 
 /** field → message of the shared schema's problems (spec 01 §5), shown under each field. */
-export function schemaProblems(name: SchemaName, payload: unknown): Record<string, string> {
+export async function schemaProblems(name: SchemaName, payload: unknown): Promise<Record<string, string>> {
+  const { validatePayload } = await loadValidation();
   const out: Record<string, string> = {};
   for (const e of validatePayload(name, payload)) if (e.field && !out[e.field]) out[e.field] = e.message;
   return out;
@@ -23,6 +26,10 @@ export function FormDialog(props: {
   onSubmit: () => void;
   children: ReactNode;
 }) {
+  // Fetched while the user fills the dialog in, so that its check is ready when they submit.
+  useEffect(() => {
+    if (props.open) void loadValidation();
+  }, [props.open]);
   return (
     <ActionDialog
       open={props.open}
@@ -128,7 +135,7 @@ export function ReasonDialog(props: {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const problems = schemaProblems('requestReason', { reason });
+    const problems = await schemaProblems('requestReason', { reason });
     setErrors(problems);
     if (Object.keys(problems).length) return;
     setBusy(true);

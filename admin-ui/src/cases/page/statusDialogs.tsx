@@ -22,9 +22,9 @@ import {
   isOtherOutcome,
   outcomeNeedsFacility,
   statusChangeNeedsNote,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import type { CaseDetails } from '../types';
-import type { ReferringDivisionOption } from '@crisis/forms';
+import type { ReferringDivisionOption } from '@crisis/forms/core';
 import { useAppData } from '../../data/query';
 import { enumLabel } from './caseLabels';
 import { FormDialog, NoteField, schemaProblems } from './dialogs';
@@ -44,7 +44,7 @@ export function NoteDialog({ target, onClose, onSubmit }: { target: string | nul
   if (!target) return null;
   const submit = async () => {
     const body = { status: target, note };
-    const problems = schemaProblems('caseStatusChange', body);
+    const problems = await schemaProblems('caseStatusChange', body);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     setBusy(true);
@@ -85,7 +85,7 @@ export function ContactingDialog({ open, caseRecord, target, onClose, onSubmit }
       note,
       includeOutOfStateFacilities: outOfState,
     };
-    const problems = schemaProblems('caseStatusChange', body);
+    const problems = await schemaProblems('caseStatusChange', body);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     setBusy(true);
@@ -207,7 +207,7 @@ export function OutcomeDialog({
       note,
       referringDivisionId: needsFacility && divisionId !== '' ? divisionId : null,
     };
-    const problems = schemaProblems(mode === 'close' ? 'caseClose' : 'caseChangeOutcome', body);
+    const problems = await schemaProblems(mode === 'close' ? 'caseClose' : 'caseChangeOutcome', body);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     setBusy(true);

@@ -2,7 +2,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
 import { isCodedError } from '../../data/codedError';
 import { OkDialog } from './dialogs';
-import { ErrorCode } from '@crisis/forms';
+import { ErrorCode } from '@crisis/forms/core';
 
 export type Content = { title: string; message: ReactNode } | null;
 

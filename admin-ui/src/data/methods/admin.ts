@@ -1,4 +1,4 @@
-import type { AuditLogEntryDetail, EhrPlanResult, SmsNotificationsStartInput, SmsState, UserLookup } from '@crisis/forms';
+import type { AuditLogEntryDetail, EhrPlanResult, SmsNotificationsStartInput, SmsState, UserLookup } from '@crisis/forms/core';
 import { downloadCsv } from '../download';
 import { http, tz } from './http';
 

@@ -1,4 +1,4 @@
-import type { EhrPatientLookup, EhrPeriodicInformation, PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms';
+import type { EhrPatientLookup, EhrPeriodicInformation, PatientMatch, ProviderOption, RequestType, SearchData, SourceDivisionOption, SourceFacilityOption } from '@crisis/forms/core';
 import { http } from './http';
 
 export const qs = (o: Record<string, string | number | null | undefined>) =>

@@ -9,7 +9,7 @@ import type {
   PayerInsuranceRecord,
   ProviderOption,
   ReferringDivisionOption,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { http } from './http';
 
 const base = (id: number) => `/api/cases/${id}`;

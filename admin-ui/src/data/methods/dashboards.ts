@@ -1,4 +1,4 @@
-import type { GroupPanel, ProviderPanel } from '@crisis/forms';
+import type { GroupPanel, ProviderPanel } from '@crisis/forms/core';
 import { http } from './http';
 
 /** The dashboard panels (spec 02 §2 /dashboard); the finalized and search lists go through getList. */

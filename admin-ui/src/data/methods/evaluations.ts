@@ -1,4 +1,4 @@
-import type { CaseState, OnlineMeetingCreateInput, OnlineMeetingRow, OnlineMeetingView, EvaluationBillingCode, EvaluationChangeLogRow, EvaluationFormRecord, EvaluationSaveInput, EvaluationSaved, EvaluationView } from '@crisis/forms';
+import type { CaseState, OnlineMeetingCreateInput, OnlineMeetingRow, OnlineMeetingView, EvaluationBillingCode, EvaluationChangeLogRow, EvaluationFormRecord, EvaluationSaveInput, EvaluationSaved, EvaluationView } from '@crisis/forms/core';
 import { enc, http, tz } from './http';
 
 const request = (id: number) => `/api/requests/${id}`;

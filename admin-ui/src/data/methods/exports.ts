@@ -1,4 +1,4 @@
-import type { CasePdfExportOptions } from '@crisis/forms';
+import type { CasePdfExportOptions } from '@crisis/forms/core';
 import { downloadCsv, downloadPdf } from '../download';
 import { tz } from './http';
 

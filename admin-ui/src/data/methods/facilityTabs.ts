@@ -9,7 +9,7 @@ import type {
   PreferredFacilityRecord,
   ProviderChoice,
   StateRestrictionRecord,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { enc, http } from './http';
 
 const base = (facilityId: number) => `/api/facilities/${facilityId}`;

@@ -1,4 +1,4 @@
-import { USER_LOOKUP_BATCH, type NotificationItem, type NotificationList } from '@crisis/forms';
+import { USER_LOOKUP_BATCH, type NotificationItem, type NotificationList } from '@crisis/forms/core';
 import { http } from './http';
 
 /** The notification bell's calls (spec 02 §7 "Other", 03 §7). */

@@ -1,4 +1,4 @@
-import type { PastCaseExport, PastCaseFilter } from '@crisis/forms';
+import type { PastCaseExport, PastCaseFilter } from '@crisis/forms/core';
 import { downloadCsv } from '../download';
 import { http, tz } from './http';
 

@@ -1,4 +1,4 @@
-import { MERGE_GROUPS_PAGE_SIZE, type MergeGroupRow, type MergeResult } from '@crisis/forms';
+import { MERGE_GROUPS_PAGE_SIZE, type MergeGroupRow, type MergeResult } from '@crisis/forms/core';
 import { enc, http } from './http';
 
 const PATIENTS = '/api/patients';

@@ -7,7 +7,7 @@ import type {
   DivisionLogEntry,
   PlacementLogRow,
   Placements,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { enc, http } from './http';
 
 const base = '/api/placement-tasks';

@@ -16,7 +16,7 @@ import {
   type ProgressNoteRow,
   type TagsPayload,
   type VitalsRow,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { getAccessToken } from '../../auth/userManager';
 import { downloadFile } from '../download';
 import { http } from './http';

@@ -1,7 +1,7 @@
 import { Box, FormHelperText, Typography } from '@mui/material';
 import { NumberInput } from 'react-admin';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { AGE_BANDS, enumLabel } from '@crisis/forms';
+import { AGE_BANDS, enumLabel } from '@crisis/forms/core';
 import { CheckboxInput } from '../../common/CheckboxInput';
 import { errorText } from '../../common/schemaValidation';
 import { inputTestId } from '../../common/testId';

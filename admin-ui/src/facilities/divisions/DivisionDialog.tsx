@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { Form, useDataProvider, useGetOne, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { normalizeInput } from '@crisis/forms';
+import { normalizeInput } from '@crisis/forms/core';
 import { blockedActionDialog } from '../../common/blockedAction';
 import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';
 import { isCodedError } from '../../data/codedError';

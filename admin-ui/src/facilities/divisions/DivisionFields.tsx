@@ -1,7 +1,7 @@
 import { Box, Divider } from '@mui/material';
 import { RadioButtonGroupInput, TextInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { DivisionType } from '@crisis/forms';
+import { DivisionType } from '@crisis/forms/core';
 import { CheckboxInput } from '../../common/CheckboxInput';
 import { ContactsFields } from '../../common/ContactsFields';
 import { LockedField } from '../../common/LockedField';

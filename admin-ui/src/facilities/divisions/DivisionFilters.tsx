@@ -1,5 +1,5 @@
 import { Box, FormControlLabel, MenuItem, Switch, TextField } from '@mui/material';
-import { DivisionType } from '@crisis/forms';
+import { DivisionType } from '@crisis/forms/core';
 
 export interface DivisionFilterValues {
   q: string;

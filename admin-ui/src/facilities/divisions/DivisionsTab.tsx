@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, Button, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useGetList } from 'react-admin';
-import { formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms';
+import { formatPhone, SIMPLE_LIST_PAGE_SIZE } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { useDebounced } from '../../common/useDebounced';
 import { DivisionDialog } from './DivisionDialog';

@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { CheckboxGroupInput, NumberInput, SelectInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { DIVISION_GENDERS, REFERRING_TYPES, criteriaAllowedFor, enumLabel, type ReferringType } from '@crisis/forms';
+import { DIVISION_GENDERS, REFERRING_TYPES, criteriaAllowedFor, enumLabel, type ReferringType } from '@crisis/forms/core';
 import { CheckboxInput } from '../../common/CheckboxInput';
 import { LockedField } from '../../common/LockedField';
 import { inputTestId } from '../../common/testId';

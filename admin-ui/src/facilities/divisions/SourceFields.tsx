@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { CheckboxGroupInput, SelectInput } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms';
+import { REQUEST_TYPES, SOURCE_TYPES, enumLabel } from '@crisis/forms/core';
 import { CheckboxInput } from '../../common/CheckboxInput';
 import { LockedField } from '../../common/LockedField';
 import { subtypeLabel } from './divisionLabels';

@@ -1,4 +1,4 @@
-import { enumLabel } from '@crisis/forms';
+import { enumLabel } from '@crisis/forms/core';
 
 const OVERRIDES: Record<string, string> = { ErCrisis: 'ER Crisis' };
 

@@ -1,4 +1,4 @@
-import { AGE_BANDS, DEFAULT_DIVISION_SCORE, DivisionType, toStoredPhone, type AgeBand, type DivisionRecord as ApiDivisionRecord } from '@crisis/forms';
+import { AGE_BANDS, DEFAULT_DIVISION_SCORE, DivisionType, toStoredPhone, type AgeBand, type DivisionRecord as ApiDivisionRecord } from '@crisis/forms/core';
 import { contactsPayload } from '../../common/ContactsFields';
 import { schemaValidator } from '../../common/schemaValidation';
 

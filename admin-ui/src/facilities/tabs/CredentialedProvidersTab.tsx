@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Checkbox, FormControl, InputLabel, ListItemText, MenuItem, Select, TextField, Typography } from '@mui/material';
 import { CheckboxGroupInput, SelectInput, useNotify } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { AGE_BANDS, allDivisionsChosen, SIMPLE_LIST_PAGE_SIZE, type CredentialedProviderRecord } from '@crisis/forms';
+import { AGE_BANDS, allDivisionsChosen, SIMPLE_LIST_PAGE_SIZE, type CredentialedProviderRecord } from '@crisis/forms/core';
 import { blockedActionDialog } from '../../common/blockedAction';
 import { FormDialog, ON_TOUCHED } from '../../common/FormDialog';
 import { InfoDialog, type InfoDialogContent } from '../../common/InfoDialog';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, TextField, Typography } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { normalizeInput, type FacilityEhrConnectionRecord, type FacilityEhrTestRecord } from '@crisis/forms';
+import { normalizeInput, type FacilityEhrConnectionRecord, type FacilityEhrTestRecord } from '@crisis/forms/core';
 import { validatePayload } from '../../common/schemaValidation';
 import { isCodedError } from '../../data/codedError';
 import { useAppMutation } from '../../data/query';

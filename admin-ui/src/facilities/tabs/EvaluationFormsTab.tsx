@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, Checkbox, MenuItem, Select, TextField, Typography } from '@mui/material';
 import { useNotify, useRecordContext, useRefresh } from 'react-admin';
-import { enumLabel, normalizeInput, type FacilityEvaluationFormRecord } from '@crisis/forms';
+import { enumLabel, normalizeInput, type FacilityEvaluationFormRecord } from '@crisis/forms/core';
 import { validatePayload } from '../../common/schemaValidation';
 import { SimpleTable } from '../../common/SimpleTable';
 import { toFacilityPayload } from '../facilityPayload';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { PREFERRED_FACILITIES_PAGE_SIZE, REQUIRED_MESSAGE, type FacilityLookup, type PreferredFacilityRecord } from '@crisis/forms';
+import { PREFERRED_FACILITIES_PAGE_SIZE, REQUIRED_MESSAGE, type FacilityLookup, type PreferredFacilityRecord } from '@crisis/forms/core';
 import { ActionDialog } from '../../common/ActionDialog';
 import { validatePayload } from '../../common/schemaValidation';
 import { isCodedError } from '../../data/codedError';

@@ -10,7 +10,7 @@ import {
   StateRestrictionType,
   travelTimeToSeconds,
   type StateRestrictionRecord,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { useConfirmation } from '../../common/ConfirmDialog';
 import { FormDialog, ON_TOUCHED } from '../../common/FormDialog';
 import { schemaValidator } from '../../common/schemaValidation';

@@ -1,5 +1,5 @@
 import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
-import { USER_TYPE_LABELS, UserType, type UserType as Role } from '@crisis/forms';
+import { USER_TYPE_LABELS, UserType, type UserType as Role } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { CallsCard } from '../../placement/calls-card/CallsCard';
 import { AcceptedCasesTable } from '../../placement/accepted/AcceptedCasesTable';

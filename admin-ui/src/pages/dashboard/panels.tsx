@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Box, Button, Card, CardContent, Link as MuiLink, Stack, TextField, Typography } from '@mui/material';
 import { Datagrid, FunctionField, List, useListContext, useNotify } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
@@ -13,13 +13,15 @@ import {
   type CaseDetails,
   type CaseSearchItem,
   type FinalizedCaseItem,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { ListPager } from '../../common/ListPager';
 import { useDebounced } from '../../common/useDebounced';
 import { humanize } from '../../common/humanize';
 import { patientName } from '../../cases/list/caseListParts';
-import { FeedbackDialog } from '../../cases/cards/FeedbackDialog';
 import { useAppData, useAppQuery } from '../../data/query';
+
+// Opened from a row's action only: loads then (with the case cards' form helpers), not with the dashboard.
+const FeedbackDialog = lazy(() => import('../../cases/cards/FeedbackDialog').then((m) => ({ default: m.FeedbackDialog })));
 
 /** Feedback from the table: the case page's dialog, on the case loaded when the button is pressed. */
 function FeedbackButton({ row }: { row: FinalizedCaseItem }) {
@@ -34,7 +36,11 @@ function FeedbackButton({ row }: { row: FinalizedCaseItem }) {
       <Button size="small" onClick={open} data-testid="finalized-feedback">
         {row.feedbackGiven ? 'Edit feedback' : 'Feedback'}
       </Button>
-      {caseRecord && <FeedbackDialog caseRecord={caseRecord} open onClose={() => setCaseRecord(null)} onSaved={() => void refetch()} />}
+      {caseRecord && (
+        <Suspense fallback={null}>
+          <FeedbackDialog caseRecord={caseRecord} open onClose={() => setCaseRecord(null)} onSaved={() => void refetch()} />
+        </Suspense>
+      )}
     </>
   );
 }

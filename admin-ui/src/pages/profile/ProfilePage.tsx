@@ -1,5 +1,5 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import { USER_TYPE_LABELS, enumLabel, formatPhone } from '@crisis/forms';
+import { USER_TYPE_LABELS, enumLabel, formatPhone } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { PageTitle } from '../../common/PageTitle';
 

@@ -15,10 +15,10 @@ import {
   TablePagination,
   Typography,
 } from '@mui/material';
-import { UserType, formatDateTime } from '@crisis/forms';
+import { UserType, formatDateTime } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { isCodedError } from '../../data/codedError';
-import type { AcceptedCase } from '@crisis/forms';
+import type { AcceptedCase } from '@crisis/forms/core';
 import { useAppData } from '../../data/query';
 import { enumLabel } from '../../cases/page/caseLabels';
 import { nextSort, type Sort } from '../../common/tableParts';

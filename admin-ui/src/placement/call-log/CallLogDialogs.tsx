@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Checkbox, DialogContentText, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
-import { BULK_RESULTS, LEFT_VOICEMAIL_DEFAULT_MINUTES, NO_ANSWER_DEFAULT_MINUTES, defaultFollowUpMinutes } from '@crisis/forms';
+import { BULK_RESULTS, LEFT_VOICEMAIL_DEFAULT_MINUTES, NO_ANSWER_DEFAULT_MINUTES, defaultFollowUpMinutes } from '@crisis/forms/core';
 import { enumLabel } from '../../cases/page/caseLabels';
 import { ActionDialog } from '../../common/ActionDialog';
 import { MessageDialog as CommonMessageDialog } from '../../common/MessageDialog';

@@ -38,10 +38,10 @@ import {
   followUpOptions,
   formatDateTime,
   type AcceptGrid,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { isCodedError } from '../../data/codedError';
 import { enumLabel } from '../../cases/page/caseLabels';
-import type { CallEntry, CallLogData, CallLogTask } from '@crisis/forms';
+import type { CallEntry, CallLogData, CallLogTask } from '@crisis/forms/core';
 import { callLogLease } from '../../data/methods/placement';
 import { keys, useAppData, useAppMutation, useAppQuery } from '../../data/query';
 import { BulkDialog, CallbackDialog, FollowUpSelect, MessageDialog, NoAnswerDialog, NoteDialog, type BulkValues } from './CallLogDialogs';

@@ -16,7 +16,7 @@ import {
   TextField,
   Tooltip,
 } from '@mui/material';
-import { ErrorCode, formatDateTime, type CallsCardRow, type LiveEventName } from '@crisis/forms';
+import { ErrorCode, formatDateTime, type CallsCardRow, type LiveEventName } from '@crisis/forms/core';
 import { isCodedError } from '../../data/codedError';
 import { keys, useAppData, useAppQuery } from '../../data/query';
 import { SimpleTable } from '../../common/SimpleTable';

@@ -12,10 +12,10 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { caseReference, formatDateTime, logDateProblems } from '@crisis/forms';
+import { caseReference, formatDateTime, logDateProblems } from '@crisis/forms/core';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
-import type { DivisionLogEntry } from '@crisis/forms';
+import type { DivisionLogEntry } from '@crisis/forms/core';
 import { downloadPdf } from '../../data/download';
 import { useAppData } from '../../data/query';
 import { enumLabel } from '../../cases/page/caseLabels';

@@ -14,13 +14,13 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { CALL_RESULTS, LOG_PAGE_SIZE, formatDateTime, placementLogFilterRules } from '@crisis/forms';
+import { CALL_RESULTS, LOG_PAGE_SIZE, formatDateTime, placementLogFilterRules } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { downloadCsv } from '../../data/download';
 import { isCodedError } from '../../data/codedError';
 import { downloadPdf } from '../../data/download';
 import { keys, useAppData, useAppMutation } from '../../data/query';
-import type { PlacementLogRow } from '@crisis/forms';
+import type { PlacementLogRow } from '@crisis/forms/core';
 import { enumLabel } from '../../cases/page/caseLabels';
 import { SimpleTable } from '../../common/SimpleTable';
 import { nextSort, undoneRowSx, type Sort } from '../../common/tableParts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Pagination, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { SIMPLE_LIST_PAGE_SIZE, formatDateTime } from '@crisis/forms';
+import { SIMPLE_LIST_PAGE_SIZE, formatDateTime } from '@crisis/forms/core';
 import { keys, useAppQuery } from '../../../data/query';
 
 /** camelCase tracked name → 'Home medications'. */

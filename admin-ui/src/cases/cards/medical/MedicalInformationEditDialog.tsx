@@ -39,9 +39,9 @@ import {
   showsGuardianFields,
   showsHoldEnd,
   type MedicalInformationInput,
-} from '@crisis/forms';
+} from '@crisis/forms/core';
 import { schemaProblems } from '../../page/dialogs';
-import type { Diagnosis, MedicalInformation } from '@crisis/forms';
+import type { Diagnosis, MedicalInformation } from '@crisis/forms/core';
 import { useDebounced } from '../../../common/useDebounced';
 import { useAppQuery } from '../../../data/query';
 import { enumLabel } from './labels';
@@ -254,10 +254,10 @@ export function MedicalInformationEditDialog(props: {
     </>
   );
 
-  const submit = () => {
+  const submit = async () => {
     const payload = payloadFrom(form);
     const problems = {
-      ...schemaProblems('medicalInformation', payload),
+      ...(await schemaProblems('medicalInformation', payload)),
       ...Object.fromEntries(problemsToFieldErrors(medicalInformationProblems(payload, { caseStatus: props.caseStatus })).map((e) => [e.field, e.message])),
     };
     setErrors(problems);

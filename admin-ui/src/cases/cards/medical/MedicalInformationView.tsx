@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { HIGH_RISK_CRITERIA, formatDateTime, fractionToPercent } from '@crisis/forms';
-import type { Diagnosis, MedicalInformation } from '@crisis/forms';
+import { HIGH_RISK_CRITERIA, formatDateTime, fractionToPercent } from '@crisis/forms/core';
+import type { Diagnosis, MedicalInformation } from '@crisis/forms/core';
 import { enumLabel, yesNo } from './labels';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CLAIM_POLL_MS, ErrorCode, MEDICAL_INFO_CLAIM_RENEW_MS } from '@crisis/forms';
+import { CLAIM_POLL_MS, ErrorCode, MEDICAL_INFO_CLAIM_RENEW_MS } from '@crisis/forms/core';
 import { getAccessToken } from '../../../auth/userManager';
 import { isCodedError } from '../../../data/codedError';
-import type { Claim } from '@crisis/forms';
+import type { Claim } from '@crisis/forms/core';
 import { useAppData } from '../../../data/query';
 
 /**

@@ -1,4 +1,4 @@
-import { formatDateTime, type Author } from '@crisis/forms';
+import { formatDateTime, type Author } from '@crisis/forms/core';
 
 /** 'YYYY-MM-DDThh:mm' of now in local time, for a datetime-local input. */
 export function nowLocalInput(): string {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
 import { BooleanInput, Form, TextInput, useNotify } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { ErrorCode, IP_LIST_MAX, type IpWhiteListSettingsRecord } from '@crisis/forms';
+import { ErrorCode, IP_LIST_MAX, type IpWhiteListSettingsRecord } from '@crisis/forms/core';
 import { useConfirmation } from '../../../common/ConfirmDialog';
 import { validatePayload } from '../../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../../data/codedError';

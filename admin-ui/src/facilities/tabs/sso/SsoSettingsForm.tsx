@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Link, Stack, TextField, Typography } from '@mui/material';
 import { BooleanInput, Form, TextInput, useNotify } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
-import { SSO_CERTIFICATE_MAX, SSO_TEXT_MAX, type ExternalLoginSettingsRecord } from '@crisis/forms';
+import { SSO_CERTIFICATE_MAX, SSO_TEXT_MAX, type ExternalLoginSettingsRecord } from '@crisis/forms/core';
 import { validatePayload } from '../../../common/schemaValidation';
 import { fieldErrorsToObject, isCodedError } from '../../../data/codedError';
 import { api } from '../../../data/httpClient';
