@@ -71,21 +71,6 @@ describe('placement', () => {
     expect(res.body.outOfState).toMatchObject({ enabled: true });
   });
 
-  it('gives a division deactivated since the last generation no task (the worker reads the divisions again)', async () => {
-    const before = await contactingCase();
-    expect(await taskOf(before, sunriseAdult)).toBeDefined();
-    await db.query('UPDATE divisions SET is_active = false WHERE id = $1', [sunriseAdult]);
-    try {
-      const after = await contactingCase();
-      expect((await db.query('SELECT count(*)::int AS n FROM placement_tasks WHERE case_id = $1', [after])).rows[0].n).toBeGreaterThan(0);
-      expect(await taskOf(after, sunriseAdult)).toBeUndefined();
-    } finally {
-      await db.query('UPDATE divisions SET is_active = true WHERE id = $1', [sunriseAdult]);
-    }
-    const again = await contactingCase();
-    expect(await taskOf(again, sunriseAdult)).toBeDefined();
-  });
-
   it('lets exactly one of two racing coordinators claim a division, naming the holder', async () => {
     await contactingCase();
     const [a, b] = await Promise.all([claim(coordinator), claim(admin)]);

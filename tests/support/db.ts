@@ -9,7 +9,7 @@ export const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 3,
 
 /** Tables that are logs, sessions, leases or one-time tokens rather than the product's data. */
 const NOT_DATA = new Set([
-  'audit_log', 'audit_log_actors', 'placement_candidates_version', 'oidc_payloads', 'outbox_messages', 'claims', 'mfa_codes', 'schema_migrations',
+  'audit_log', 'audit_log_actors', 'oidc_payloads', 'outbox_messages', 'claims', 'mfa_codes', 'schema_migrations',
   'socket_io_attachments', 'identity_keys', 'user_account_tokens', 'rate_limit_counters', 'user_sign_in_addresses',
 ]);
 

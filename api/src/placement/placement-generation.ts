@@ -89,46 +89,6 @@ export async function travelForCandidates(db: Sql, caseId: number, recommendatio
 
 type Fitting = MatchDivision & { reasons: string[] };
 
-/** An active referring division as the matching reads it: the static half (the case is the other). */
-interface ReferringDivision {
-  division_id: number;
-  facility_id: number;
-  referring_type: string;
-  criteria: string[] | null;
-  genders: string[] | null;
-  veteran_only: boolean | null;
-  accepted_patients: MatchDivision['acceptedPatients'];
-  state: string;
-  score: number | null;
-  latitude: number;
-  longitude: number;
-}
-
-/**
- * The active referring divisions of each type, kept by this process until a division or facility
- * changes (placement_candidates_version, moved by triggers in the changing transaction). Reading
- * the 900 rows of a type afresh, with their arrays and JSON, was a fifth of a task generation's CPU
- * in the worker. The version is read before the rows: a change committed in between makes the
- * rows newer than their version, and the next generation reads them again.
- */
-const referringDivisions = new Map<string, { version: string; rows: ReferringDivision[] }>();
-
-async function referringDivisionsOf(db: Sql, type: string): Promise<ReferringDivision[]> {
-  const { rows: versions } = await db.query<{ version: string }>('SELECT version::text AS version FROM placement_candidates_version');
-  const version = versions[0]?.version;
-  const kept = referringDivisions.get(type);
-  if (version !== undefined && kept?.version === version) return kept.rows;
-  const { rows } = await db.query<ReferringDivision>(
-    `SELECT d.id AS division_id, f.id AS facility_id, d.referring_type, d.criteria, d.genders, d.veteran_only, d.accepted_patients,
-            f.state, d.score, f.latitude, f.longitude
-       FROM divisions d JOIN facilities f ON f.id = d.facility_id
-      WHERE d.type = 'Referring' AND d.is_active AND f.is_active AND d.referring_type = $1`,
-    [type],
-  );
-  if (version !== undefined) referringDivisions.set(type, { version, rows });
-  return rows;
-}
-
 /**
  * The referring divisions without a task on the case that fit it, best first (the order the
  * next tasks are made in). Reads only: "add tasks" tells from it how many tasks it would add.
@@ -159,16 +119,28 @@ export async function fittingDivisions(db: Sql, caseId: number, opts: { travel?:
   const type = referringTypeFor(c?.main_recommendation ?? null);
   if (!c || !type) return [];
 
-  const [kept, preferred, taken] = await Promise.all([
-    referringDivisionsOf(db, type),
-    db.query<{ id: number }>('SELECT preferred_facility_id AS id FROM preferred_facilities WHERE facility_id = $1', [c.source_facility_id]),
-    db.query<{ id: number }>('SELECT division_id AS id FROM placement_tasks WHERE case_id = $1', [caseId]),
-  ]);
-  const preferredIds = new Set(preferred.rows.map((r) => r.id));
-  const takenIds = new Set(taken.rows.map((r) => r.id));
-  const candidates = kept
-    .filter((d) => d.facility_id !== c.source_facility_id && !takenIds.has(d.division_id))
-    .map((d) => ({ ...d, is_preferred: preferredIds.has(d.facility_id) }));
+  const { rows: candidates } = await db.query<{
+    division_id: number;
+    facility_id: number;
+    referring_type: string;
+    criteria: string[] | null;
+    genders: string[] | null;
+    veteran_only: boolean | null;
+    accepted_patients: MatchDivision['acceptedPatients'];
+    state: string;
+    score: number | null;
+    latitude: number;
+    longitude: number;
+    is_preferred: boolean;
+  }>(
+    `SELECT d.id AS division_id, f.id AS facility_id, d.referring_type, d.criteria, d.genders, d.veteran_only, d.accepted_patients,
+            f.state, d.score, f.latitude, f.longitude,
+            EXISTS (SELECT 1 FROM preferred_facilities pf WHERE pf.facility_id = $2 AND pf.preferred_facility_id = f.id) AS is_preferred
+       FROM divisions d JOIN facilities f ON f.id = d.facility_id
+      WHERE d.type = 'Referring' AND d.is_active AND f.is_active AND d.referring_type = $1 AND f.id <> $2
+        AND NOT EXISTS (SELECT 1 FROM placement_tasks t WHERE t.case_id = $3 AND t.division_id = d.id)`,
+    [type, c.source_facility_id, caseId],
+  );
   if (!candidates.length) return [];
   const { rows: ruleRows } = await db.query<{ state: string; type: StateRule['type']; within_travel_time: number | null }>(
     'SELECT state, type, within_travel_time FROM facility_state_restrictions WHERE facility_id = $1',
