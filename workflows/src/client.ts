@@ -200,18 +200,9 @@ const shardOutboxes = new WeakMap<Client, Map<string, Array<{ changes: CallbackC
 const MAX_CHANGES_PER_SIGNAL = 500;
 
 /**
- * How long a dispatcher's changes wait for others before their signal leaves. A call log of 20
- * rows touches every shard: 16 coordinators saving sent each dispatcher a signal per save, and
- * each signal is a workflow task of the dispatcher and a few history events on the server (two
- * thirds of a save's CPU). Callbacks are minutes away; a tenth of a second costs nothing.
- */
-const SIGNAL_LINGER_MS = 100;
-
-/**
- * One signal at a time per dispatcher from this process, at most one per SIGNAL_LINGER_MS: changes
- * made meanwhile go together in the next (in order, so a task's later change wins). Temporal takes
- * a workflow's signals one by one, so a burst of calls (a bulk save, 10,000 timers) otherwise
- * queues there.
+ * One signal at a time per dispatcher from this process: changes made while one is on its way go
+ * together in the next (in order, so a task's later change wins). Temporal takes a workflow's
+ * signals one by one, so a burst of calls (a bulk save, 10,000 timers) otherwise queues there.
  */
 function sendToShard(client: Client, workflowId: string, shard: number, taskQueue: string, changes: CallbackChange[]): Promise<void> {
   let outboxes = shardOutboxes.get(client);
@@ -227,7 +218,6 @@ function sendToShard(client: Client, workflowId: string, shard: number, taskQueu
   const boxes = outboxes;
   void (async () => {
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, SIGNAL_LINGER_MS));
       const waiting = boxes.get(workflowId) ?? [];
       if (!waiting.length) {
         boxes.delete(workflowId);
