@@ -217,14 +217,15 @@ export class CaseExportsService {
       ['Locating services time', d.locatingServicesSeconds == null ? '' : durationTwoUnits(d.locatingServicesSeconds * 1000)],
     ]);
     pdf.heading('Status history');
-    const rows = activity.filter((a) => !a.undone);
-    // One page: the newest 12 status changes (the activity report has them all).
-    const shown = rows.slice(-12);
+    const columns = [{ header: 'Status', width: 0.34 }, { header: 'Initiator', width: 0.22 }, { header: 'Started at', width: 0.22 }, { header: 'Duration', width: 0.22 }];
+    const rows = activity
+      .filter((a) => !a.undone)
+      .map((a) => [words(a.status), a.initiatorName ?? '', pdf.dateTime(a.startedAt), durationTwoUnits(a.durationSeconds * 1000)]);
+    // One page: the newest status changes that fit on it, at most 12 (the activity report has them all).
+    const fit = Math.min(12, pdf.rowsThatFit(columns, rows, 20));
+    const shown = fit ? rows.slice(-fit) : [];
     if (rows.length > shown.length) pdf.paragraph(`Latest ${shown.length} of ${rows.length} status changes`, { muted: true });
-    pdf.table(
-      [{ header: 'Status', width: 0.34 }, { header: 'Initiator', width: 0.22 }, { header: 'Started at', width: 0.22 }, { header: 'Duration', width: 0.22 }],
-      shown.map((a) => [words(a.status), a.initiatorName ?? '', pdf.dateTime(a.startedAt), durationTwoUnits(a.durationSeconds * 1000)]),
-    );
+    pdf.table(columns, shown);
     pdf.end();
     return { stream: pdf.doc as unknown as Readable, patientId: d.patient.id, facilityId: d.sourceFacility.id };
   }

@@ -117,6 +117,28 @@ export class CasePdf {
     doc.font('Helvetica').fontSize(10);
   }
 
+  /**
+   * How many of the last rows of a table fit on this page with its header and `reserve` points
+   * left for a line before it (the one-page summary keeps the newest rows that fit).
+   */
+  rowsThatFit(columns: Array<{ header: string; width: number }>, rows: string[][], reserve: number): number {
+    const { doc } = this;
+    const widths = columns.map((c) => c.width * this.width);
+    const heightOf = (cells: string[], bold: boolean) => {
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+      return Math.max(...cells.map((c, i) => doc.heightOfString(c || '', { width: widths[i] - 6 }))) + 3;
+    };
+    let room = this.doc.page.height - this.doc.page.margins.bottom - doc.y - reserve - heightOf(columns.map((c) => c.header), true);
+    let n = 0;
+    for (let i = rows.length - 1; i >= 0; i--) {
+      room -= heightOf(rows[i], false);
+      if (room < 0) break;
+      n++;
+    }
+    doc.font('Helvetica').fontSize(10);
+    return n;
+  }
+
   /** A table with a bold header row; column widths are fractions of the text width. */
   table(columns: Array<{ header: string; width: number }>, rows: string[][]) {
     const { doc } = this;
