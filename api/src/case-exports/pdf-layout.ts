@@ -117,6 +117,12 @@ export class CasePdf {
     doc.font('Helvetica').fontSize(10);
   }
 
+  /** The height of a table row's tallest cell, in the table's font (set on the document). */
+  private rowHeight(cells: string[], widths: number[], bold: boolean): number {
+    this.doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    return Math.max(...cells.map((c, i) => this.doc.heightOfString(c || '', { width: widths[i] - 6 })));
+  }
+
   /**
    * How many of the last rows of a table fit on this page with its header and `reserve` points
    * left for a line before it (the one-page summary keeps the newest rows that fit).
@@ -124,14 +130,10 @@ export class CasePdf {
   rowsThatFit(columns: Array<{ header: string; width: number }>, rows: string[][], reserve: number): number {
     const { doc } = this;
     const widths = columns.map((c) => c.width * this.width);
-    const heightOf = (cells: string[], bold: boolean) => {
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-      return Math.max(...cells.map((c, i) => doc.heightOfString(c || '', { width: widths[i] - 6 }))) + 3;
-    };
-    let room = this.doc.page.height - this.doc.page.margins.bottom - doc.y - reserve - heightOf(columns.map((c) => c.header), true);
+    let room = doc.page.height - doc.page.margins.bottom - doc.y - reserve - (this.rowHeight(columns.map((c) => c.header), widths, true) + 3);
     let n = 0;
     for (let i = rows.length - 1; i >= 0; i--) {
-      room -= heightOf(rows[i], false);
+      room -= this.rowHeight(rows[i], widths, false) + 3;
       if (room < 0) break;
       n++;
     }
@@ -145,8 +147,7 @@ export class CasePdf {
     const left = doc.page.margins.left;
     const widths = columns.map((c) => c.width * this.width);
     const line = (cells: string[], bold: boolean) => {
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-      const h = Math.max(...cells.map((c, i) => doc.heightOfString(c || '', { width: widths[i] - 6 })));
+      const h = this.rowHeight(cells, widths, bold);
       this.ensureSpace(h + 4);
       const y = doc.y;
       let x = left;
