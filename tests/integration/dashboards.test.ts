@@ -86,6 +86,11 @@ describe('dashboards', () => {
       const ascending = await api<FinalizedCaseItem[]>('GET', `/api/cases/finalized?range=[0,0]&sort=${encodeURIComponent('["closedAt","ASC"]')}`, { token: admin });
       expect(ascending.body.map((r) => r.id)).toEqual([yesterday]);
       expect(ascending.headers.get('content-range')).toBe('cases/finalized 0-0/3');
+      // Past the last page: no row, the total still counted.
+      const beyond = await api<FinalizedCaseItem[]>('GET', '/api/cases/finalized?range=[2147483647,2147483648]', { token: admin });
+      expect(beyond.status).toBe(200);
+      expect(beyond.body).toEqual([]);
+      expect(beyond.headers.get('content-range')).toBe('cases/finalized */3');
 
       // Feedback given from the table shows on its row.
       expect((await api('POST', `/api/cases/${recent}/feedback`, { token: admin, body: { rating: 4, note: 'Smooth', confirmation: true, cantAttest: false } })).status).toBeLessThan(300);

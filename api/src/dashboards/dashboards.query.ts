@@ -33,6 +33,7 @@ export async function listFinalized(sequelize: Sequelize, user: UserContext, q: 
   const where = `c.status = 'Closed' AND c.closed_at >= now() - interval '${FINALIZED_WINDOW_DAYS} days' AND ${caseScopeSql(user, bind)}`;
   const dir = q.sortOrder === 'ASC' ? 'ASC' : 'DESC';
   const sort = FINALIZED_SORT_SQL[q.sortField] ?? FINALIZED_SORT_SQL.closedAt;
+  const countBind = [...bind]; // the count past the last page reads no feedback, so not the user's id
   const me = bind.push(user.id);
   const limit = bind.push(q.limit);
   const offset = bind.push(q.offset);
@@ -51,6 +52,7 @@ export async function listFinalized(sequelize: Sequelize, user: UserContext, q: 
     bind,
     `SELECT count(*)::int AS n FROM cases c WHERE ${where}`,
     q.offset,
+    countBind,
   );
   const audience = statusAudience(user);
   return { rows: result.rows.map((r) => ({ ...r, statusLabel: caseStatusLabel(r.status, audience) })), total: result.total };
