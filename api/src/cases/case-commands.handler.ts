@@ -60,7 +60,7 @@ import type {
 } from '@crisis/workflows';
 import { AuditService } from '../audit/audit.service';
 import { currentTransaction } from '../common/after-commit';
-import { connectionOf, inTransaction, pooledSql, type Sql } from '../db/sql';
+import { connectionOf, inTransaction, namedStatements, pooledSql, type Sql } from '../db/sql';
 import { onlineMeetingsRepository as meetings } from '../online-meetings/online-meetings.repository';
 import { generatePlacementTasks, routingIsRemote, travelForCandidates, type TravelTimes } from '../placement/placement-generation';
 import { messagingRepository } from '../messaging/messaging.repository';
@@ -108,8 +108,9 @@ export class CaseCommandsHandler {
     private readonly audit: AuditService,
   ) {}
 
+  /** The command's transaction: its statements are the writer's fixed set, named (db/sql.ts). */
   private transaction<T>(fn: (db: Sql) => Promise<T>): Promise<T> {
-    return inTransaction(this.sequelize, fn);
+    return inTransaction(this.sequelize, (db) => fn(namedStatements(db)));
   }
 
   async loadState(caseId: number): Promise<CaseState | null> {

@@ -1,20 +1,8 @@
-import { createHash } from 'crypto';
 import type { Client as PgClient, QueryResultRow } from 'pg';
 import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
+import { statementName } from '../db/statement-names';
 import { currentTransaction } from './after-commit';
-
-const statementNames = new Map<string, string>();
-/** A stable name per SQL text (the read paths build a bounded set of texts: filters × sorts × roles). */
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (!name) {
-    name = `read_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-    if (statementNames.size > 2000) statementNames.clear();
-    statementNames.set(sql, name);
-  }
-  return name;
-}
 
 /**
  * The read-only hot paths (lists, the case page): a pooled connection of Sequelize's own pool,
