@@ -62,12 +62,15 @@ async function main() {
     fresh: process.env.BENCH_FRESH === '1',
     temporalPort: Number(process.env.BENCH_TEMPORAL_PORT || 7253),
     temporalDb: null,
+    // The deliveries (texts, calls, EHR documents) in a worker process of their own at a lower
+    // priority, as production runs them: see "Worker processes" in the README.
+    deliveriesWorker: true,
     ...(PRODUCTION ? { temporalCluster: { shards: 8 }, apiProcesses: 2, workerProcesses: 2 } : {}),
     apiPort: API_PORT,
     publicUrl: `http://127.0.0.1:${API_PORT}`,
     logToFiles: true,
   });
-  log('bench', `profile ${PROFILE}: ${PRODUCTION ? 'Temporal server on PostgreSQL (8 shards), 2 workers, 2 API processes' : 'Temporal dev server in memory, 1 worker, 1 API process'}; set-up ${secondsSince(started)}`);
+  log('bench', `profile ${PROFILE}: ${PRODUCTION ? 'Temporal server on PostgreSQL (8 shards), 2 command workers, 2 API processes' : 'Temporal dev server in memory, 1 command worker, 1 API process'}, 1 deliveries worker; set-up ${secondsSince(started)}`);
   // The local Twilio and the local EHR stand in for other companies' machines: in production their
   // CPU is not ours. On this 2-core machine they run at a lower priority, so the figures measure the
   // platform (its API, worker, Temporal and PostgreSQL), not the stand-ins answering it.

@@ -39,6 +39,14 @@ const MESSAGING_TASK_SLOTS = Math.max(2, Number(process.env.MESSAGING_TASK_SLOTS
  */
 const WORKFLOW_CACHE_SIZE = Math.max(10, Number(process.env.WORKFLOW_CACHE_SIZE) || 1000);
 
+/**
+ * The task queues this process polls (WORKER_QUEUES): `all` (default), `commands` (case commands,
+ * claims, timers) or `deliveries` (texts, calls, facility alerts, EHR documents). Split, the
+ * deliveries can run in a process of their own at a lower CPU priority, so a burst of them never
+ * delays a command a user waits for.
+ */
+const WORKER_QUEUES = (['all', 'commands', 'deliveries'] as const).find((q) => q === process.env.WORKER_QUEUES) ?? 'all';
+
 const log = (msg: string) => console.log(`[worker] ${new Date().toISOString()} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,12 +99,12 @@ async function main(): Promise<number> {
       ehr: app.get<EhrPort>(EHR_PORT),
       ehrConnections: app.get(EhrConnections),
     });
-    // Two queues, one process: case commands, claims and timers on the main one; deliveries and
-    // facility alerts on their own (messagingTaskQueueOf), so a burst of alerts never delays a command.
-    // They share this process's CPU: the messaging queue takes a few tasks at a time (its backlog
-    // waits on the server, seconds at most), or a burst of calls and texts starved the commands.
+    // Two queues: case commands, claims and timers on the main one; deliveries and facility alerts
+    // on their own (messagingTaskQueueOf), so a burst of alerts never delays a command. When one
+    // process polls both, they share its CPU: the messaging queue takes a few tasks at a time (its
+    // backlog waits on the server, seconds at most), or a burst of calls and texts starved the commands.
     const messaging = MESSAGING_TASK_SLOTS;
-    const workers = await Promise.all([
+    const commandsWorker = () =>
       Worker.create({
         connection,
         namespace: env.namespace,
@@ -105,7 +113,8 @@ async function main(): Promise<number> {
         activities,
         shutdownGraceTime: '10 seconds',
         maxCachedWorkflows: WORKFLOW_CACHE_SIZE,
-      }),
+      });
+    const deliveriesWorker = () =>
       Worker.create({
         connection,
         namespace: env.namespace,
@@ -117,19 +126,24 @@ async function main(): Promise<number> {
         maxConcurrentActivityTaskExecutions: messaging,
         maxConcurrentLocalActivityExecutions: messaging,
         maxCachedWorkflows: Math.max(10, Math.floor(WORKFLOW_CACHE_SIZE / 5)),
-      }),
+      });
+    const workers = await Promise.all([
+      ...(WORKER_QUEUES !== 'deliveries' ? [commandsWorker()] : []),
+      ...(WORKER_QUEUES !== 'commands' ? [deliveriesWorker()] : []),
     ]);
-    log(`polling task queues "${env.taskQueue}" and "${messagingTaskQueueOf(env.taskQueue)}" in namespace "${env.namespace}" at ${env.address}`);
-    // Outgoing messages and facility alerts start their workflows as their rows commit.
-    const clientConnection = await Connection.connect(connectionOptions(env));
-    const dispatcher = new MessageDispatcher(new Client({ connection: clientConnection, namespace: env.namespace }), env.taskQueue, log);
-    await dispatcher.start();
+    const queues = [WORKER_QUEUES !== 'deliveries' && env.taskQueue, WORKER_QUEUES !== 'commands' && messagingTaskQueueOf(env.taskQueue)].filter(Boolean);
+    log(`polling task queue${queues.length > 1 ? 's' : ''} ${queues.map((q) => `"${q}"`).join(' and ')} in namespace "${env.namespace}" at ${env.address}`);
+    // Outgoing messages and facility alerts start their workflows as their rows commit (in the
+    // processes that run deliveries).
+    const clientConnection = WORKER_QUEUES === 'commands' ? undefined : await Connection.connect(connectionOptions(env));
+    const dispatcher = clientConnection && new MessageDispatcher(new Client({ connection: clientConnection, namespace: env.namespace }), env.taskQueue, log);
+    await dispatcher?.start();
     try {
       // Polls until a signal; then stops polling, lets the tasks in hand finish (shutdownGraceTime).
       await Promise.all(workers.map((w) => w.runUntil(stopped)));
     } finally {
-      await dispatcher.stop();
-      await clientConnection.close().catch(() => undefined);
+      await dispatcher?.stop();
+      await clientConnection?.close().catch(() => undefined);
     }
     log('stopped');
     return 0;

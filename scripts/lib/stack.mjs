@@ -62,6 +62,8 @@ export function tail(file, lines = 30) {
  *                                    (temporal/cluster.mjs) instead of the dev server
  * @param {number} [o.apiProcesses]   API processes sharing apiPort (API_PROCESSES), default 1
  * @param {number} [o.workerProcesses] worker processes, default 1
+ * @param {boolean} [o.deliveriesWorker] the deliveries (texts, calls, alerts, EHR documents) in a
+ *   worker process of their own at a lower CPU priority; the other workers run the case commands
  * @param {Record<string,string>} [o.extraEnv]  more env for the API and worker
  * @param {boolean} [o.logToFiles]    service output to runDir/logs/*.log instead of the console
  * @param {() => void} [o.beforeServices]   runs after the build (e.g. ensureChromium)
@@ -198,11 +200,20 @@ export async function setUpStack(o) {
   const runStep = (name) => runChecked(name, ...node(name), { env, cwd: ROOT, logFile: logFile(name) })
     .catch((err) => { throw withLog(name, err); });
   const healthUrl = `http://127.0.0.1:${o.apiPort}/api/health`;
-  const startWorker = () => startService('worker', ...node('worker'), { env, cwd: ROOT, logFile: logFile('worker') });
+  // o.deliveriesWorker: the workers run the commands, and one more process the deliveries.
+  const workerEnv = o.deliveriesWorker ? { ...env, WORKER_QUEUES: 'commands' } : env;
+  const startWorker = () => startService('worker', ...node('worker'), { env: workerEnv, cwd: ROOT, logFile: logFile('worker') });
   // o.workerProcesses > 1: more workers polling the same task queues (the first one keeps the schedules).
   const extraWorkers = Array.from({ length: Math.max(0, (o.workerProcesses ?? 1) - 1) }, (_, i) => `worker-${i + 2}`);
   const startExtraWorker = (name) => () =>
-    startService(name, ...node('worker'), { env: { ...env, WORKER_SKIP_SCHEDULES: '1' }, cwd: ROOT, logFile: logFile(name) });
+    startService(name, ...node('worker'), { env: { ...workerEnv, WORKER_SKIP_SCHEDULES: '1' }, cwd: ROOT, logFile: logFile(name) });
+  /**
+   * Texts, calls, facility alerts and EHR documents are background work: nobody waits on a screen
+   * for them, and they may lag a few seconds. In their own process at nice 10, a burst of them (a
+   * PDF rendered per completed evaluation, a call per alert) yields the CPU to the case commands.
+   */
+  const startDeliveriesWorker = () =>
+    lowPriority(startService('deliveries', ...node('worker'), { env: { ...env, WORKER_QUEUES: 'deliveries', WORKER_SKIP_SCHEDULES: '1' }, cwd: ROOT, logFile: logFile('deliveries') }));
   /** Spawns the API and resolves once it answers; one that never does is killed (the port stays free). */
   const startApi = async () => {
     const child = startService('api', ...node('api'), { env, cwd: ROOT, logFile: logFile('api') });
@@ -230,14 +241,7 @@ export async function setUpStack(o) {
    * one they yield the CPU to the platform's own processes (nice 10), so a bench or a busy test
    * measures the platform, not its stand-ins.
    */
-  const standIn = (child) => {
-    try {
-      setPriority(child.pid, 10);
-    } catch {
-      // not allowed here: it runs at the normal priority
-    }
-    return child;
-  };
+  const standIn = (child) => lowPriority(child);
 
   const startTwilio = async () => {
     const child = standIn(startService('twilio', ...node('twilioLocal'), { env, cwd: ROOT, logFile: logFile('twilio') }));
@@ -291,6 +295,7 @@ export async function setUpStack(o) {
     });
   };
   keep('worker', worker, startWorker);
+  if (o.deliveriesWorker) keep('deliveries', startDeliveriesWorker(), startDeliveriesWorker);
   for (const name of extraWorkers) keep(name, startExtraWorker(name)(), startExtraWorker(name));
   if (twilio) keep('twilio', twilio, startTwilio);
   keep('fhir', fhir, startFhir);
@@ -316,6 +321,16 @@ export async function setUpStack(o) {
     /** The running child of each supervised process (api, worker, temporal, postgres). */
     current: (name) => services[name]?.current(),
   };
+}
+
+/** Runs a child at nice 10 (where allowed: otherwise at the normal priority). */
+function lowPriority(child) {
+  try {
+    setPriority(child.pid, 10);
+  } catch {
+    // not allowed here: it runs at the normal priority
+  }
+  return child;
 }
 
 /** Prints an error from the set-up and stops whatever was started. */

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import twilio from 'twilio';
 import { UserType } from '@crisis/forms';
-import { connectionOptions, facilityAlertStart, temporalEnv } from '@crisis/workflows';
+import { connectionOptions, facilityAlertStart, messagingTaskQueueOf, temporalEnv } from '@crisis/workflows';
 import { api, API_URL, eventually } from '../support/api';
 import { createCase, tampaDivisions } from '../support/cases';
 import { db } from '../support/db';
@@ -219,7 +219,8 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
     let connection: Connection;
     let client: Client;
     // PUBLIC_URL comes from npm test: the calls these workers place name the stack's webhooks.
-    const workers = new WorkerProcesses(taskQueue, { FACILITY_ALERT_ATTEMPTS: '2', FACILITY_ALERT_RETRY_SECONDS: '4' });
+    // They run the deliveries only, as the bench's deliveries worker does (WORKER_QUEUES).
+    const workers = new WorkerProcesses(taskQueue, { FACILITY_ALERT_ATTEMPTS: '2', FACILITY_ALERT_RETRY_SECONDS: '4', WORKER_QUEUES: 'deliveries' });
 
     beforeAll(async () => {
       connection = await Connection.connect(connectionOptions(env));
@@ -248,7 +249,7 @@ describe('messaging: facility alerts, staff SMS and durable delivery', () => {
       let worker = await workers.start();
       for (const s of scenarios) {
         const start = facilityAlertStart(s.alertId, { attempts: ATTEMPTS, retrySeconds: 4 });
-        await client.workflow.start(start.workflowType, { workflowId: start.workflowId, taskQueue, args: start.args });
+        await client.workflow.start(start.workflowType, { workflowId: start.workflowId, taskQueue: messagingTaskQueueOf(taskQueue), args: start.args });
       }
       // The first calls ring; the worker dies before the second attempts.
       for (const s of scenarios) await eventually(async () => (await callsTo(s.phone)).some((c) => c.status === 'ringing'), 'the first call');
