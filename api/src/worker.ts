@@ -103,39 +103,30 @@ async function main(): Promise<number> {
     // on their own (messagingTaskQueueOf), so a burst of alerts never delays a command. When one
     // process polls both, they share its CPU: the messaging queue takes a few tasks at a time (its
     // backlog waits on the server, seconds at most), or a burst of calls and texts starved the commands.
+    const runsCommands = WORKER_QUEUES !== 'deliveries';
+    const runsDeliveries = WORKER_QUEUES !== 'commands';
+    const common = { connection, namespace: env.namespace, workflowBundle: bundle, activities, shutdownGraceTime: '10 seconds' as const };
     const messaging = MESSAGING_TASK_SLOTS;
-    const commandsWorker = () =>
-      Worker.create({
-        connection,
-        namespace: env.namespace,
-        taskQueue: env.taskQueue,
-        workflowBundle: bundle,
-        activities,
-        shutdownGraceTime: '10 seconds',
-        maxCachedWorkflows: WORKFLOW_CACHE_SIZE,
-      });
-    const deliveriesWorker = () =>
-      Worker.create({
-        connection,
-        namespace: env.namespace,
-        taskQueue: messagingTaskQueueOf(env.taskQueue),
-        workflowBundle: bundle,
-        activities,
-        shutdownGraceTime: '10 seconds',
-        maxConcurrentWorkflowTaskExecutions: messaging,
-        maxConcurrentActivityTaskExecutions: messaging,
-        maxConcurrentLocalActivityExecutions: messaging,
-        maxCachedWorkflows: Math.max(10, Math.floor(WORKFLOW_CACHE_SIZE / 5)),
-      });
+    const queues = [...(runsCommands ? [env.taskQueue] : []), ...(runsDeliveries ? [messagingTaskQueueOf(env.taskQueue)] : [])];
     const workers = await Promise.all([
-      ...(WORKER_QUEUES !== 'deliveries' ? [commandsWorker()] : []),
-      ...(WORKER_QUEUES !== 'commands' ? [deliveriesWorker()] : []),
+      ...(runsCommands ? [Worker.create({ ...common, taskQueue: env.taskQueue, maxCachedWorkflows: WORKFLOW_CACHE_SIZE })] : []),
+      ...(runsDeliveries
+        ? [
+            Worker.create({
+              ...common,
+              taskQueue: messagingTaskQueueOf(env.taskQueue),
+              maxConcurrentWorkflowTaskExecutions: messaging,
+              maxConcurrentActivityTaskExecutions: messaging,
+              maxConcurrentLocalActivityExecutions: messaging,
+              maxCachedWorkflows: Math.max(10, Math.floor(WORKFLOW_CACHE_SIZE / 5)),
+            }),
+          ]
+        : []),
     ]);
-    const queues = [WORKER_QUEUES !== 'deliveries' && env.taskQueue, WORKER_QUEUES !== 'commands' && messagingTaskQueueOf(env.taskQueue)].filter(Boolean);
     log(`polling task queue${queues.length > 1 ? 's' : ''} ${queues.map((q) => `"${q}"`).join(' and ')} in namespace "${env.namespace}" at ${env.address}`);
     // Outgoing messages and facility alerts start their workflows as their rows commit (in the
     // processes that run deliveries).
-    const clientConnection = WORKER_QUEUES === 'commands' ? undefined : await Connection.connect(connectionOptions(env));
+    const clientConnection = runsDeliveries ? await Connection.connect(connectionOptions(env)) : undefined;
     const dispatcher = clientConnection && new MessageDispatcher(new Client({ connection: clientConnection, namespace: env.namespace }), env.taskQueue, log);
     await dispatcher?.start();
     try {

@@ -241,10 +241,8 @@ export async function setUpStack(o) {
    * one they yield the CPU to the platform's own processes (nice 10), so a bench or a busy test
    * measures the platform, not its stand-ins.
    */
-  const standIn = (child) => lowPriority(child);
-
   const startTwilio = async () => {
-    const child = standIn(startService('twilio', ...node('twilioLocal'), { env, cwd: ROOT, logFile: logFile('twilio') }));
+    const child = lowPriority(startService('twilio', ...node('twilioLocal'), { env, cwd: ROOT, logFile: logFile('twilio') }));
     try {
       await waitForHttp(`http://127.0.0.1:${twilioPort}/local/faults`, 30_000, { child });
       return child;
@@ -257,7 +255,7 @@ export async function setUpStack(o) {
   const twilio = localTwilio ? await step('twilio', () => startTwilio()) : null;
 
   const startFhir = async () => {
-    const child = standIn(startService('fhir', ...node('fhirLocal'), { env, cwd: ROOT, logFile: logFile('fhir') }));
+    const child = lowPriority(startService('fhir', ...node('fhirLocal'), { env, cwd: ROOT, logFile: logFile('fhir') }));
     try {
       await waitForHttp(`http://127.0.0.1:${fhirPort}/metadata`, 30_000, { child });
       return child;
