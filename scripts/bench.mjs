@@ -20,7 +20,6 @@
 // Everything stops afterwards; the exit code is the benchmarks'.
 
 import { existsSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, ensureChromium } from './lib/deps.mjs';
 import { log, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
@@ -71,14 +70,6 @@ async function main() {
     logToFiles: true,
   });
   log('bench', `profile ${PROFILE}: ${PRODUCTION ? 'Temporal server on PostgreSQL (8 shards), 2 command workers, 2 API processes' : 'Temporal dev server in memory, 1 command worker, 1 API process'}, 1 deliveries worker; set-up ${secondsSince(started)}`);
-  // The local Twilio and the local EHR stand in for other companies' machines: in production their
-  // CPU is not ours. On this 2-core machine they run at a lower priority, so the figures measure the
-  // platform (its API, worker, Temporal and PostgreSQL), not the stand-ins answering it.
-  for (const name of ['twilio', 'fhir']) {
-    const pid = stack.current(name)?.pid;
-    if (pid) setPriority(pid, 10);
-  }
-
   if (!existsSync(SCRIPT)) {
     log('bench', 'tests/bench/facilities.ts does not exist yet: nothing to run');
     return shutdown(0);

@@ -3,7 +3,7 @@
 // every process it started (one that dies is started again). Each run chooses its own ports and
 // data directories, so a test run can go on while `npm start` is up.
 
-import { existsSync, rmSync, readFileSync } from 'node:fs';
+import { existsSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join, relative } from 'node:path';
 import { startTemporalCluster } from '../../temporal/cluster.mjs';
@@ -321,12 +321,22 @@ export async function setUpStack(o) {
   };
 }
 
-/** Runs a child at nice 10 (where allowed: otherwise at the normal priority). */
+/**
+ * Runs a child at nice 10 (where allowed: otherwise at the normal priority). Each child is spawned
+ * detached, a session of its own, and where Linux groups the CPU by session (autogroup) a process's
+ * own nice only ranks it within its session: against the API, the worker and PostgreSQL it is the
+ * session's nice that counts, so both are set.
+ */
 function lowPriority(child) {
   try {
     setPriority(child.pid, 10);
   } catch {
     // not allowed here: it runs at the normal priority
+  }
+  try {
+    writeFileSync(`/proc/${child.pid}/autogroup`, '10');
+  } catch {
+    // no autogroup here (another OS, or the scheduler groups otherwise): the nice above is enough
   }
   return child;
 }
