@@ -126,10 +126,9 @@ export class CaseCommandsHandler {
     const travel = await this.travelBefore(caseId, command);
     try {
       return await this.transaction(async (db) => {
-        const done = await repo.appliedCommand<{ result: CaseCommandResult; notifications: CaseNotification[] }>(db, command.commandId);
+        const { row, applied: done } = await repo.lockForCommand<{ result: CaseCommandResult; notifications: CaseNotification[] }>(db, caseId, command.commandId);
         // Applied by an earlier attempt whose reply was lost: same answer, nothing written twice.
         if (done) return { ok: true as const, ...done };
-        const row = await repo.lock(db, caseId);
         if (!row) refuse(ErrorCode.NotFound, 'Requested data not found');
         const statusBefore = row!.status; // the move updates the row object
         const applied = await apply(db, row!, command, travel);
@@ -157,8 +156,6 @@ export class CaseCommandsHandler {
           ...timers,
           notifiedUserIds: [...notified],
         };
-        // Raised above: nothing left for the workflow's raiseCaseNotifications (kept for runs recorded before).
-        await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: [] });
         if (command.audit)
           await this.audit.record({
             ...command.audit,
@@ -166,9 +163,12 @@ export class CaseCommandsHandler {
             statusCode: 200,
             values: { ...command.audit.values, caseId, status: state.status, ...(applied.requestId ? { requestId: applied.requestId } : {}) },
           });
-        await repo.publish(db, LiveRoom.case(caseId), 'case.updated', { caseId, status: state.status, version: state.version });
-        await repo.publish(db, LiveRoom.queue, 'queue.changed', { caseId });
-        if (applied.taskIds?.length) await repo.publish(db, LiveRoom.case(caseId), 'placements.updated', { caseId });
+        // Raised above: nothing left for the workflow's raiseCaseNotifications (kept for runs recorded before).
+        await repo.recordCommand(db, command.commandId, caseId, command.kind, { result, notifications: [] }, [
+          { room: LiveRoom.case(caseId), event: 'case.updated', data: { caseId, status: state.status, version: state.version } },
+          { room: LiveRoom.queue, event: 'queue.changed', data: { caseId } },
+          ...(applied.taskIds?.length ? [{ room: LiveRoom.case(caseId), event: 'placements.updated' as const, data: { caseId } }] : []),
+        ]);
         return { ok: true as const, result, notifications: [] };
       });
     } catch (err) {

@@ -7,7 +7,7 @@
  * a coordinator waits for: the applied-command check, the lock and the move are one statement each.
  */
 import { fn, literal } from 'sequelize';
-import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, LiveRoom, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents } from '@crisis/forms';
+import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, LiveRoom, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents, type LiveMessage } from '@crisis/forms';
 import type { CaseActor, CaseNotification, CaseState } from '@crisis/workflows';
 import type { Sql } from '../db/sql';
 import { insertNotificationRows } from '../notifications/notification-fanout';
@@ -84,26 +84,38 @@ export interface MoveExtra {
 const now = () => fn('now');
 
 export const caseRepository = {
-  /** The result of a command applied earlier (its reply was lost), or null. */
-  async appliedCommand<T>(db: Sql, commandId: string): Promise<T | null> {
-    const { rows } = await db.query<{ result: T }>('SELECT result FROM case_commands WHERE command_id = $1', [commandId]);
-    return rows[0]?.result ?? null;
-  },
-
-  async recordCommand(db: Sql, commandId: string, caseId: number, kind: string, result: unknown): Promise<void> {
-    await db.query('INSERT INTO case_commands (command_id, case_id, kind, result) VALUES ($1, $2, $3, $4)', [commandId, caseId, kind, JSON.stringify(result)]);
-  },
-
-  /** Locks the case row for the command (FOR UPDATE: one command of a case at a time, also across workers). */
-  async lock(db: Sql, caseId: number): Promise<CaseRow | undefined> {
-    const { rows } = await db.query<CaseRow>(
+  /**
+   * Locks the case row for a command (FOR UPDATE: one command of a case at a time, also across
+   * workers) and reads, in the same round trip, the result of that command if an earlier attempt
+   * applied it (its reply was lost). Without the case row, the earlier result alone.
+   */
+  async lockForCommand<T>(db: Sql, caseId: number, commandId: string): Promise<{ row?: CaseRow; applied: T | null }> {
+    const { rows } = await db.query<CaseRow & { applied: T | null }>(
       `SELECT c.id, c.patient_id, c.status, c.status_to_resume, c.version, c.source_division_id,
-              d.document_in_ehr, d.outcome_required
+              d.document_in_ehr, d.outcome_required,
+              (SELECT result FROM case_commands WHERE command_id = $2) AS applied
          FROM cases c JOIN divisions d ON d.id = c.source_division_id
         WHERE c.id = $1 FOR UPDATE OF c`,
-      [caseId],
+      [caseId, commandId],
     );
-    return rows[0];
+    if (!rows[0]) {
+      const { rows: done } = await db.query<{ result: T }>('SELECT result FROM case_commands WHERE command_id = $1', [commandId]);
+      return { applied: done[0]?.result ?? null };
+    }
+    const { applied, ...row } = rows[0];
+    return { row: row as CaseRow, applied };
+  },
+
+  /**
+   * Records the command's result (so a retried attempt gets the same answer) and sends its live
+   * events, delivered when the transaction commits: one statement, one round trip while the case is locked.
+   */
+  async recordCommand(db: Sql, commandId: string, caseId: number, kind: string, result: unknown, events: readonly LiveMessage[] = []): Promise<void> {
+    await db.query(
+      `WITH recorded AS (INSERT INTO case_commands (command_id, case_id, kind, result) VALUES ($1, $2, $3, $4))
+       SELECT pg_notify($5, m) FROM unnest($6::text[]) AS m`,
+      [commandId, caseId, kind, JSON.stringify(result), LIVE_CHANNEL, events.map((e) => JSON.stringify(e))],
+    );
   },
 
   async state(db: Sql, caseId: number): Promise<CaseState | null> {
