@@ -4,7 +4,8 @@
  * Sequelize models, which join the command's transaction through CLS. SQL on the same
  * transaction's connection where a model cannot say it as well (the row lock, arithmetic on the
  * row) or would be slower on the status-change path, which
- * a coordinator waits for: the applied-command check, the lock and the move are one statement each.
+ * a coordinator waits for: the lock with the applied-command check, the move, and the command's
+ * record with its live events are one statement each.
  */
 import { fn, literal } from 'sequelize';
 import { ACTIVE_REQUEST_STATUSES, ACTIVITY_KINDS_UNDO_SKIPS, CaseStatus, LIVE_CHANNEL, LiveRoom, caseStatusGroupOf, statusToReopen, type LiveEventName, type RequestType, type LiveEvents, type LiveMessage } from '@crisis/forms';
@@ -87,7 +88,8 @@ export const caseRepository = {
   /**
    * Locks the case row for a command (FOR UPDATE: one command of a case at a time, also across
    * workers) and reads, in the same round trip, the result of that command if an earlier attempt
-   * applied it (its reply was lost). Without the case row, the earlier result alone.
+   * applied it (its reply was lost). A command's record belongs to its case (a foreign key), so
+   * no case means no earlier result either.
    */
   async lockForCommand<T>(db: Sql, caseId: number, commandId: string): Promise<{ row?: CaseRow; applied: T | null }> {
     const { rows } = await db.query<CaseRow & { applied: T | null }>(
@@ -98,10 +100,7 @@ export const caseRepository = {
         WHERE c.id = $1 FOR UPDATE OF c`,
       [caseId, commandId],
     );
-    if (!rows[0]) {
-      const { rows: done } = await db.query<{ result: T }>('SELECT result FROM case_commands WHERE command_id = $1', [commandId]);
-      return { applied: done[0]?.result ?? null };
-    }
+    if (!rows[0]) return { applied: null };
     const { applied, ...row } = rows[0];
     return { row: row as CaseRow, applied };
   },
