@@ -14,7 +14,7 @@
 // or a suite could not run.
 
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureChromium, ROOT } from './lib/deps.mjs';
 import { bold, runCommand, secondsSince, shutdown } from './lib/procs.mjs';
 import { failSetUp, setUpStack } from './lib/stack.mjs';
@@ -25,25 +25,68 @@ const ONLY = process.env.TEST_SUITES ? process.env.TEST_SUITES.split(',') : null
 const FILTER = process.env.TEST_FILTER || null;
 const OUT = join(ROOT, '.data', 'test');
 
-/** Counts from a jest --json file. A suite that failed to run (syntax error, bad import) is one failure. */
+/** The first line of an error, without colour codes: enough to tell one failure from another. */
+function firstLine(text) {
+  // eslint-disable-next-line no-control-regex
+  const line = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 240);
+}
+
+/**
+ * Counts from a jest --json file. A suite that failed to run (syntax error, bad import) is one failure.
+ * `failures` names each failed test, because CI shows only the end of the log; `flaky` each test
+ * that passed on its retry (tests/support/retry-once.ts).
+ */
 function jestCounts(file) {
   const r = JSON.parse(readFileSync(file, 'utf8'));
+  const failures = [];
+  const flaky = [];
+  for (const suite of r.testResults) {
+    const path = relative(ROOT, suite.name);
+    const failedTests = suite.assertionResults.filter((a) => a.status === 'failed');
+    for (const a of failedTests) failures.push(`${path} › ${a.fullName} — ${firstLine(a.failureMessages?.[0])}`);
+    if (suite.status === 'failed' && failedTests.length === 0) failures.push(`${path} — ${firstLine(suite.message)}`);
+    for (const a of suite.assertionResults.filter((x) => x.status === 'passed' && x.invocations > 1))
+      flaky.push(`${path} › ${a.fullName} — ${firstLine(a.retryReasons?.[0])}`);
+  }
   return {
     passed: r.numPassedTests,
     failed: r.numFailedTests + r.numRuntimeErrorTestSuites,
     skipped: r.numPendingTests + (r.numTodoTests ?? 0),
+    failures,
+    flaky,
   };
 }
 
-/** Counts from Playwright's JSON report: a flaky test passed on retry, so it counts as passed. */
+/**
+ * Counts from Playwright's JSON report: a flaky test (failed, then passed on its retry) counts as
+ * passed, and is named in `flaky` so that the run still says so.
+ */
 function playwrightCounts(file) {
   const r = JSON.parse(readFileSync(file, 'utf8'));
   const s = r.stats ?? {};
+  const failures = [];
+  const flaky = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        const errors = t.results.flatMap((res) => res.errors ?? []);
+        const line = `${spec.file} › ${spec.title} — ${firstLine(errors[0]?.message)}`;
+        if (t.status === 'unexpected') failures.push(line);
+        if (t.status === 'flaky') flaky.push(line);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of r.suites ?? []) walk(suite);
+  for (const e of r.errors ?? []) failures.push(`outside any test — ${firstLine(e.message)}`);
   return {
     passed: (s.expected ?? 0) + (s.flaky ?? 0),
     // Errors outside any test (a broken config or global set-up) count as one failure.
     failed: (s.unexpected ?? 0) + ((r.errors?.length ?? 0) > 0 ? 1 : 0),
     skipped: s.skipped ?? 0,
+    failures,
+    flaky,
   };
 }
 
@@ -177,6 +220,8 @@ async function main() {
 
   const total = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
+  const failures = [];
+  const flaky = [];
   // A narrowed run (TEST_FILTER) skips the battery unless TEST_SUITES names it.
   const chosen = (s) => (ONLY ? ONLY.includes(s.name) : !(FILTER && s.name === 'battery'));
   for (const suite of SUITES.filter(chosen)) {
@@ -210,6 +255,8 @@ async function main() {
       total.passed += counts.passed;
       total.failed += counts.failed;
       total.skipped += counts.skipped;
+      failures.push(...(counts.failures ?? []).map((f) => `${suite.name}: ${f}`));
+      flaky.push(...(counts.flaky ?? []).map((f) => `${suite.name}: ${f}`));
     } else {
       total.failed += 1;
     }
@@ -225,6 +272,9 @@ async function main() {
     total.failed += stack.crashed.length;
   }
   for (const problem of problems) console.log(`problem: ${problem}`);
+  // Named at the very end, next to the summary: CI keeps only the tail of the log.
+  for (const line of flaky) console.log(`flaky (failed, then passed on retry): ${line}`);
+  for (const line of failures) console.log(`failed: ${line}`);
   if (total.failed) console.log(`service logs: ${stack.logDir}`);
 
   const failed = total.failed > 0;

@@ -6,6 +6,7 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/integration/**/*.test.ts'],
   testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/support/retry-once.ts'],
   transform: require('../jest.transform'),
   // @rjsf/utils (the questionnaire parity suite) requires @x0k/json-schema-merge, which ships ESM only.
   transformIgnorePatterns: ['/node_modules/(?!@x0k/)'],

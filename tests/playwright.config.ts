@@ -7,6 +7,9 @@ export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
   workers: 1,
+  // One retry: a journey drives a live stack (timers, sockets, two browsers). A test that fails,
+  // then passes, counts as passed and `npm test` names it as flaky at the end of the run.
+  retries: 1,
   timeout: 60_000,
   outputDir: '../.data/test/e2e-results',
   use: {

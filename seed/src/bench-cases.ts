@@ -72,7 +72,8 @@ export async function seedBenchCases(db: Client): Promise<{ cases: number; activ
                                           'RecommendationReview_WaitingOnDecision','LocatingServices_ContactingServiceOrganization',
                                           'OnHold_WaitingForFacility','LocatingServices_ContactingServiceOrganization',
                                           'ServicesLocated_WaitingForConfirmation','Closed'])[1 + k] AS status) s
-        WHERE p.last_name LIKE 'Bench%'`,
+        WHERE p.last_name LIKE 'Bench%'
+        ORDER BY c.id, k`, // ids in the order of each case's changes: "newest" is the highest id
       [BENCH_ACTIVITIES_PER_CASE],
     );
     await db.query('COMMIT');

@@ -359,11 +359,15 @@ export const caseRepository = {
     await Case.update({ closedAt: null, outcomeType: null, outcomeNote: null, outcomeReferringDivisionId: null }, { where: { id: caseId } });
   },
 
-  /** The last two status changes undo may look at (newest first). */
+  /**
+   * The last two status changes undo may look at, newest first. "Newest" is the highest id: a
+   * case's commands run one at a time under its row lock, so its activity ids rise in the order of
+   * its changes, while started_at (the transaction's start) can tie, or go back with the clock.
+   */
   async lastChanges(db: Sql, caseId: number): Promise<Array<{ id: string; status: string; kind: string }>> {
     const { rows } = await db.query<{ id: string; status: string; kind: string }>(
       `SELECT id, status, kind FROM case_activities WHERE case_id = $1 AND undone_at IS NULL AND kind <> ALL($2::text[])
-        ORDER BY started_at DESC, id DESC LIMIT 2`,
+        ORDER BY id DESC LIMIT 2`,
       [caseId, ACTIVITY_KINDS_UNDO_SKIPS],
     );
     return rows;
@@ -373,11 +377,11 @@ export const caseRepository = {
     await CaseActivity.update({ undoneAt: now() }, { where: { id: activityId } });
   },
 
-  /** The status before the case was closed, adjusted by statusToReopen. */
+  /** The status before the case was closed (the newest row by id, as in lastChanges), adjusted by statusToReopen. */
   async reopenTarget(db: Sql, caseId: number): Promise<string> {
     const { rows } = await db.query<{ status: string; active: boolean }>(
       `SELECT (SELECT status FROM case_activities WHERE case_id = $1 AND status <> 'Closed' AND undone_at IS NULL
-                ORDER BY started_at DESC, id DESC LIMIT 1) AS status,
+                ORDER BY id DESC LIMIT 1) AS status,
               EXISTS (SELECT 1 FROM requests WHERE case_id = $1 AND status = ANY($2::text[])) AS active`,
       [caseId, ACTIVE_REQUEST_STATUSES],
     );

@@ -415,7 +415,7 @@ export class CasesService {
               -- Undo takes back the last manual change (the same test as the workflow's undo command).
               coalesce((SELECT a.kind = 'manual' AND a.status = c.status FROM case_activities a
                          WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})
-                         ORDER BY a.started_at DESC, a.id DESC LIMIT 1), false)
+                         ORDER BY a.id DESC LIMIT 1), false)
                 AND c.status <> 'Closed'
                 AND (SELECT count(*) FROM case_activities a WHERE a.case_id = c.id AND a.undone_at IS NULL AND a.kind NOT IN (${UNDO_SKIPS_SQL})) > 1 AS "canUndo"
          FROM cases c
@@ -497,7 +497,7 @@ export class CasesService {
     const [row] = await select<{ status: string | null; active: boolean; other: number | null }>(
       this.sequelize,
       `SELECT (SELECT status FROM case_activities WHERE case_id = c.id AND status <> 'Closed' AND undone_at IS NULL
-                ORDER BY started_at DESC, id DESC LIMIT 1) AS status,
+                ORDER BY id DESC LIMIT 1) AS status,
               EXISTS (SELECT 1 FROM requests WHERE case_id = c.id AND status IN ('New', 'Pending', 'InProgress', 'OnHold')) AS active,
               (SELECT o.id FROM cases o WHERE o.patient_id = c.patient_id AND o.id <> c.id AND o.status <> 'Closed' LIMIT 1) AS other
          FROM cases c WHERE c.id = $1`,
