@@ -25,11 +25,10 @@ const ONLY = process.env.TEST_SUITES ? process.env.TEST_SUITES.split(',') : null
 const FILTER = process.env.TEST_FILTER || null;
 const OUT = join(ROOT, '.data', 'test');
 
-/** The first line of an error, without colour codes: enough to tell one failure from another. */
+/** The first lines of an error (message, expected, received), without colour codes, on one line. */
 function firstLine(text) {
-  // eslint-disable-next-line no-control-regex
-  const line = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
-  return line.trim().slice(0, 240);
+  const lines = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.slice(0, 3).join(' / ').slice(0, 400);
 }
 
 /**

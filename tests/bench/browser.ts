@@ -34,6 +34,25 @@ const COLLECT = `
 interface Sample {
   lcp: number;
   inp: number | null;
+  /** Milliseconds from the navigation's start to each step of the load (see STEPS). */
+  steps: Record<string, number>;
+}
+
+/**
+ * The steps of a page load, in order: the page's HTML, its scripts run, and the start-up marks of
+ * admin-ui/src/bootstrap/Bootstrap.tsx (settings, the silent sign-in, the user's profile, the app
+ * handed to React); then the content (LCP). The differences say where a load's time goes.
+ */
+const STEPS = ['html', 'boot:scripts-run', 'boot:settings', 'boot:signed-in', 'boot:profile', 'boot:app', 'lcp'] as const;
+
+async function loadSteps(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const out: Record<string, number> = {};
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    if (nav) out.html = nav.responseEnd;
+    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('boot:')) out[m.name] = m.startTime;
+    return out;
+  });
 }
 
 const pct = (xs: number[], p: number) => {
@@ -118,7 +137,9 @@ async function measure(browser: Browser, screens: Screen[]) {
       await screen.interact(page);
       await page.waitForTimeout(300);
       const v = await vitals(page);
-      samples.push({ lcp: v.lcp ?? NaN, inp: v.inp });
+      const steps = await loadSteps(page);
+      if (v.lcp != null) steps.lcp = v.lcp;
+      samples.push({ lcp: v.lcp ?? NaN, inp: v.inp, steps });
       await page.close();
     }
     results.push({ screen, samples });
@@ -191,6 +212,15 @@ async function main() {
     allLcp = allLcp.concat(lcp);
     allInp = allInp.concat(inp);
     console.log(`  ${screen.name.padEnd(10)} LCP p50 ${ms(pct(lcp, 50))}  p75 ${ms(pct(lcp, 75))}  max ${ms(Math.max(...lcp))}   INP p75 ${ms(pct(inp, 75))}  max ${ms(Math.max(...inp))}`);
+    // Median time of each step since the navigation started, and what the step itself took.
+    let before = 0;
+    const timeline = STEPS.map((step) => {
+      const at = pct(samples.map((x) => x.steps[step]).filter((x) => x != null), 50);
+      const took = at - before;
+      if (!Number.isNaN(at)) before = at;
+      return Number.isNaN(at) ? `${step} —` : `${step.replace('boot:', '')} ${at.toFixed(0)} (+${took.toFixed(0)})`;
+    });
+    console.log(`             load steps, median ms since navigation (+ the step): ${timeline.join(' · ')}`);
   }
   console.log(`  first load of the session (cold cache, sign-in redirect included): dashboard LCP ${ms(out.coldLcp)}`);
   let served = 0;

@@ -9,7 +9,7 @@ import { UserType } from '@crisis/forms';
 import { buildFacilityListQuery } from '../../api/src/facilities/facility-list.query';
 import { signInAs } from '../support/oidc-client';
 import { runLoad, formatLoad, getListPage } from './load';
-import { stackMemory } from './memory';
+import { stackMemory } from './processes';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:3200';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

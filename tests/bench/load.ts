@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { performance } from 'perf_hooks';
+import { countCpu, type CpuSpent } from './processes';
 
 export interface LoadResult {
   concurrency: number;
@@ -10,6 +11,8 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  /** The CPU each request cost the stack and the load generator while the load ran. */
+  cpu: CpuSpent;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -22,6 +25,7 @@ export async function runLoad(task: () => Promise<void>, concurrency: number, se
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + seconds * 1000;
+  const stopCounting = countCpu();
   const start = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -37,6 +41,7 @@ export async function runLoad(task: () => Promise<void>, concurrency: number, se
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  const cpu = stopCounting(latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     concurrency,
@@ -47,12 +52,27 @@ export async function runLoad(task: () => Promise<void>, concurrency: number, se
     p50: pct(latencies, 50),
     p95: pct(latencies, 95),
     p99: pct(latencies, 99),
+    cpu,
   };
 }
 
-/** One line of a load result: clients, throughput, latency percentiles, counts. */
-export const formatLoad = (r: LoadResult) =>
-  `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+/**
+ * One line of a load result: clients, throughput, latency percentiles, counts; then where the CPU
+ * went. When the machine is saturated, a closed loop of N clients waits about N × (CPU per request)
+ * / cores for each answer, whatever the code does besides: that bound is printed as "floor", the
+ * measured reason a latency target is out of reach at this CPU cost.
+ */
+export const formatLoad = (r: LoadResult) => {
+  const head = `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
+  const { perRequestMs, totalMs, busyCores, cores } = r.cpu;
+  const parts = Object.entries(perRequestMs)
+    .filter(([, v]) => v >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([g, v]) => `${g} ${v.toFixed(1)}`)
+    .join(', ');
+  const floor = (r.concurrency * totalMs) / cores;
+  return `${head}\n      CPU per request ${totalMs.toFixed(1)} ms (${parts}); machine ${busyCores.toFixed(1)} of ${cores} cores busy; mean wait at saturation ≥ ${floor.toFixed(1)} ms`;
+};
 
 /** GET of a list page with a bearer token; fails unless 200 with a Content-Range. */
 export function getListPage(agent: http.Agent, url: URL, token: string): Promise<void> {

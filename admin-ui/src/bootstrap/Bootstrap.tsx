@@ -39,12 +39,19 @@ async function redirectToSignIn(): Promise<Phase> {
 }
 
 /**
+ * A step of the start-up as a User Timing mark ("boot:settings", …): the browser's performance
+ * tools, and the browser benchmark (tests/bench/browser.ts), show where a page load's time goes.
+ */
+const markBoot = (step: string) => performance.mark(`boot:${step}`);
+
+/**
  * Start-up order of spec 03 §2: application settings, then authentication, then the user context
  * (with an id), then the live connection; only then is the app rendered.
  */
 async function boot(progress: (message: string) => void): Promise<Phase> {
   // The blank page asks nothing of anyone: no settings, no sign-in.
   if (window.location.pathname === BLANK_PATH) return { kind: 'blank' };
+  markBoot('scripts-run');
   preloadPage(window.location.pathname);
   let settings: AppSettings;
   try {
@@ -52,6 +59,7 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
   } catch (e) {
     return { kind: 'error', message: (e as Error).message, action: 'retry' };
   }
+  markBoot('settings');
   document.title = settings.productName;
   createUserManager(settings);
   if (window.location.pathname === AUTH_CALLBACK_PATH) {
@@ -64,6 +72,7 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
     }
   }
   const user = await getValidUser();
+  markBoot('signed-in');
   if (window.location.pathname === SIGNED_OUT_PATH) {
     if (!user) return { kind: 'signedOut' };
     window.history.replaceState(null, '', '/dashboard');
@@ -83,6 +92,7 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
     return { kind: 'error', message: (e as Error).message, action: 'retry' };
   }
   if (!context?.id) return { kind: 'error', message: 'Your profile could not be loaded.', action: 'retry' };
+  markBoot('profile');
   const session = startSession(settings, context);
   startLiveConnection(user.access_token);
   followSignOutOfOtherTabs(settings);
@@ -107,7 +117,11 @@ export function Bootstrap() {
       boots.set(attempt, run);
     }
     let active = true;
-    run.then((p) => active && setPhase(p));
+    run.then((p) => {
+      if (!active) return;
+      setPhase(p);
+      if (p.kind === 'ready') markBoot('app');
+    });
     return () => {
       active = false;
     };
