@@ -58,20 +58,25 @@ export async function runLoad(task: () => Promise<void>, concurrency: number, se
 
 /**
  * One line of a load result: clients, throughput, latency percentiles, counts; then where the CPU
- * went. When the machine is saturated, a closed loop of N clients waits about N × (CPU per request)
- * / cores for each answer, whatever the code does besides: that bound is printed as "floor", the
- * measured reason a latency target is out of reach at this CPU cost.
+ * went, and the two waits that CPU alone implies for a closed loop of N clients: the machine's
+ * (N × CPU per request ÷ cores, when every core is busy) and the API's event loop (N × the API's
+ * CPU per request ÷ its processes: one Node thread each answers one request at a time). The larger
+ * is the measured reason a latency target is out of reach at this cost.
  */
 export const formatLoad = (r: LoadResult) => {
   const head = `${String(r.concurrency).padStart(3)} clients  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (${r.requests} ok, ${r.errors} errors)`;
-  const { perRequestMs, totalMs, busyCores, cores } = r.cpu;
+  const { perRequestMs, totalMs, busyCores, cores, apiProcesses } = r.cpu;
   const parts = Object.entries(perRequestMs)
     .filter(([, v]) => v >= 0.05)
     .sort((a, b) => b[1] - a[1])
     .map(([g, v]) => `${g} ${v.toFixed(1)}`)
     .join(', ');
-  const floor = (r.concurrency * totalMs) / cores;
-  return `${head}\n      CPU per request ${totalMs.toFixed(1)} ms (${parts}); machine ${busyCores.toFixed(1)} of ${cores} cores busy; mean wait at saturation ≥ ${floor.toFixed(1)} ms`;
+  const machineWait = (r.concurrency * totalMs) / cores;
+  const apiWait = (r.concurrency * (perRequestMs.api ?? 0)) / apiProcesses;
+  return (
+    `${head}\n      CPU per request ${totalMs.toFixed(1)} ms (${parts}); machine ${busyCores.toFixed(1)} of ${cores} cores busy; ` +
+    `mean wait from CPU alone: machine ${machineWait.toFixed(1)} ms, API event loop ${apiWait.toFixed(1)} ms (${apiProcesses} process${apiProcesses > 1 ? 'es' : ''})`
+  );
 };
 
 /** GET of a list page with a bearer token; fails unless 200 with a Content-Range. */

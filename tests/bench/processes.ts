@@ -96,6 +96,8 @@ export interface CpuSpent {
   perRequestMs: Record<string, number>;
   /** Their sum: what one request costs the machine. */
   totalMs: number;
+  /** The API processes that served the load (each spent at least a tenth of the API's CPU). */
+  apiProcesses: number;
   /** How busy the machine was, in cores (of os.cpus().length). */
   busyCores: number;
   cores: number;
@@ -113,7 +115,12 @@ export function countCpu(): (requests: number) => CpuSpent {
   const machine = machineSeconds();
   return (requests) => {
     const spent: Record<string, number> = {};
-    for (const { pid, group } of stackProcesses()) spent[group] = (spent[group] ?? 0) + cpuSeconds(pid) - (before.get(pid) ?? 0);
+    const apiSpent: number[] = [];
+    for (const { pid, group } of stackProcesses()) {
+      const s = cpuSeconds(pid) - (before.get(pid) ?? 0);
+      spent[group] = (spent[group] ?? 0) + s;
+      if (group === 'api') apiSpent.push(s);
+    }
     const own = process.cpuUsage(self);
     spent['load generator'] = (own.user + own.system) / 1e6;
     const m = machineSeconds();
@@ -122,6 +129,7 @@ export function countCpu(): (requests: number) => CpuSpent {
     return {
       perRequestMs,
       totalMs: Object.values(perRequestMs).reduce((a, b) => a + b, 0),
+      apiProcesses: Math.max(1, apiSpent.filter((s) => s >= 0.1 * (spent.api ?? 0)).length),
       busyCores: ((m.busy - machine.busy) / Math.max(1e-9, m.total - machine.total)) * cores,
       cores,
     };
