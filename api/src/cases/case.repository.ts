@@ -84,6 +84,17 @@ export interface MoveExtra {
 
 const now = () => fn('now');
 
+/**
+ * What statusToReopen reads, as two SELECT columns for the case `caseId` (an SQL expression):
+ * `status`, the newest status row before closing (newest by id, as in lastChanges), and `active`,
+ * whether a request of the case is still active (`statuses`: a parameter holding
+ * ACTIVE_REQUEST_STATUSES). The reopen command and GET /{id}/reopen-status both read these.
+ */
+export const REOPEN_INPUTS_SQL = (caseId: string, statuses: string) =>
+  `(SELECT status FROM case_activities WHERE case_id = ${caseId} AND status <> 'Closed' AND undone_at IS NULL
+     ORDER BY id DESC LIMIT 1) AS status,
+   EXISTS (SELECT 1 FROM requests WHERE case_id = ${caseId} AND status = ANY(${statuses}::text[])) AS active`;
+
 export const caseRepository = {
   /**
    * Locks the case row for a command (FOR UPDATE: one command of a case at a time, also across
@@ -377,14 +388,9 @@ export const caseRepository = {
     await CaseActivity.update({ undoneAt: now() }, { where: { id: activityId } });
   },
 
-  /** The status before the case was closed (the newest row by id, as in lastChanges), adjusted by statusToReopen. */
+  /** The status before the case was closed, adjusted by statusToReopen (its inputs: REOPEN_INPUTS_SQL). */
   async reopenTarget(db: Sql, caseId: number): Promise<string> {
-    const { rows } = await db.query<{ status: string; active: boolean }>(
-      `SELECT (SELECT status FROM case_activities WHERE case_id = $1 AND status <> 'Closed' AND undone_at IS NULL
-                ORDER BY id DESC LIMIT 1) AS status,
-              EXISTS (SELECT 1 FROM requests WHERE case_id = $1 AND status = ANY($2::text[])) AS active`,
-      [caseId, ACTIVE_REQUEST_STATUSES],
-    );
+    const { rows } = await db.query<{ status: string; active: boolean }>(`SELECT ${REOPEN_INPUTS_SQL('$1', '$2')}`, [caseId, ACTIVE_REQUEST_STATUSES]);
     return statusToReopen(rows[0]?.status, !!rows[0]?.active);
   },
 

@@ -32,6 +32,7 @@ import {
   type RequestType,
   type UserContext,
   ACTIVITY_KINDS_UNDO_SKIPS,
+  ACTIVE_REQUEST_STATUSES,
   fail,
 } from '@crisis/forms';
 import { CodedError, forbidden, invalid, notFound } from '../common/coded-error';
@@ -42,6 +43,7 @@ import { caseScopeSql, statusAudience } from './case-scope';
 import { abilityFor } from '../auth/abilities.guard';
 import { insurancesOfCase } from '../case-insurance/insurance-sql';
 import { CaseCommandsHandler } from './case-commands.handler';
+import { REOPEN_INPUTS_SQL } from './case.repository';
 
 /** ACTIVITY_KINDS_UNDO_SKIPS as an SQL list (constants of forms/, so no bind parameter is needed). */
 const UNDO_SKIPS_SQL = ACTIVITY_KINDS_UNDO_SKIPS.map((k) => `'${k}'`).join(', ');
@@ -496,12 +498,10 @@ export class CasesService {
   async reopenStatus(caseId: number) {
     const [row] = await select<{ status: string | null; active: boolean; other: number | null }>(
       this.sequelize,
-      `SELECT (SELECT status FROM case_activities WHERE case_id = c.id AND status <> 'Closed' AND undone_at IS NULL
-                ORDER BY id DESC LIMIT 1) AS status,
-              EXISTS (SELECT 1 FROM requests WHERE case_id = c.id AND status IN ('New', 'Pending', 'InProgress', 'OnHold')) AS active,
+      `SELECT ${REOPEN_INPUTS_SQL('c.id', '$2')},
               (SELECT o.id FROM cases o WHERE o.patient_id = c.patient_id AND o.id <> c.id AND o.status <> 'Closed' LIMIT 1) AS other
          FROM cases c WHERE c.id = $1`,
-      [caseId],
+      [caseId, ACTIVE_REQUEST_STATUSES],
     );
     return { statusToReopen: statusToReopen(row.status, row.active), activeCaseId: row.other };
   }
