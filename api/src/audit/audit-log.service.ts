@@ -71,7 +71,9 @@ export class AuditLogService {
   async list(q: AuditLogListQuery, scope: AuditLogScope): Promise<{ items: AuditLogRecord[]; total: number }> {
     const now = Date.now();
     const page = auditLogPageSql({ ...q, scope }, now);
-    const { rows, total } = await windowedPage<unknown>(this.sequelize, page.sql, page.params, auditLogCountSql(q.filter, scope, now).sql, q.offset);
+    // The time range alone (the default page) plans alike for any range; a text or an action decides its own plan.
+    const plan = q.filter.user || q.filter.mainAction || q.filter.userId ? 'auto' : 'generic';
+    const { rows, total } = await windowedPage<unknown>(this.sequelize, page.sql, page.params, auditLogCountSql(q.filter, scope, now).sql, q.offset, undefined, { plan });
     return { items: rows.map(toRecord), total };
   }
 

@@ -132,6 +132,9 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
     bind,
     `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
     q.offset,
+    undefined,
+    // A search's pattern decides its plan; the other pages plan alike for any status or role.
+    { plan: text ? 'auto' : 'generic' },
   );
   const audience = statusAudience(user);
   const out = rows.map((r) => ({ ...r, statusLabel: caseStatusLabel(r.status, audience) }));

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize-typescript';
-import { preparedRead } from './prepared-read';
+import { preparedRead, type PreparedReadOptions } from './prepared-read';
 
 /**
  * Runs a page query whose rows carry the filtered total (`count(*) OVER ()`), its limit and offset
@@ -14,9 +14,10 @@ export async function windowedPage<T>(
   countSql: string,
   offset: number,
   countBind: unknown[] = bind.slice(0, -2),
+  options: PreparedReadOptions = {},
 ): Promise<{ rows: T[]; total: number }> {
-  const rows = await preparedRead<T & { total: number }>(sequelize, sql, bind);
+  const rows = await preparedRead<T & { total: number }>(sequelize, sql, bind, options);
   let total = rows[0]?.total ?? 0;
-  if (!rows.length && offset > 0) [{ n: total }] = await preparedRead<{ n: number }>(sequelize, countSql, countBind);
+  if (!rows.length && offset > 0) [{ n: total }] = await preparedRead<{ n: number }>(sequelize, countSql, countBind, options);
   return { rows: rows.map(({ total: _t, ...r }) => r as T), total };
 }

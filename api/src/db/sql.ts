@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { autoPlansInTransaction } from './plan-mode';
 import { statementName } from './statement-names';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
@@ -47,9 +48,11 @@ export function namedStatements(conn: Sql): Sql {
   let named = namedOn.get(conn);
   if (!named) namedOn.set(conn, (named = new Set()));
   const held = named;
+  let planModeChecked: Promise<void> | undefined;
   return {
-    query: (text: unknown, params?: unknown[]) => {
+    query: async (text: unknown, params?: unknown[]) => {
       if (typeof text !== 'string' || !params?.length) return (conn.query as (t: unknown, p?: unknown[]) => unknown)(text, params);
+      await (planModeChecked ??= autoPlansInTransaction(conn as never));
       const name = statementName(text);
       if (!held.has(name)) {
         if (held.size >= NAMED_PER_CONNECTION) return conn.query(text, params);
