@@ -5,7 +5,7 @@
 
 import { existsSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { startTemporalCluster } from '../../temporal/cluster.mjs';
 import { startTemporalDevServer } from '../../temporal/dev-server.mjs';
 import { buildAll } from './build.mjs';
@@ -192,7 +192,14 @@ export async function setUpStack(o) {
     ...(o.fresh ? {} : { FHIR_LOCAL_STATE_FILE: join(runDir, 'fhir-local.json') }),
     ...o.extraEnv,
   });
-  const node = (name) => [process.execPath, [join(ROOT, ENTRY[name])]];
+  // CPU_PROFILE=api,worker (with CPU_PROFILE_DIR, .data/profiles by default): those processes write a
+  // V8 CPU profile when they stop, for Chromium's DevTools (Performance → Load profile).
+  const profiled = (process.env.CPU_PROFILE ?? '').split(',').map((s) => s.trim());
+  const profileDir = resolve(ROOT, process.env.CPU_PROFILE_DIR || '.data/profiles');
+  const node = (name) => [
+    process.execPath,
+    [...(profiled.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), join(ROOT, ENTRY[name])],
+  ];
   const withLog = (name, err) => {
     if (logDir) err.message += `\n--- last lines of ${logFile(name)} ---\n${tail(logFile(name))}`;
     return err;
