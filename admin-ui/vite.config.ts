@@ -4,11 +4,24 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
 const api = process.env.API_ORIGIN ?? 'http://localhost:3000';
+const formsSource = fileURLToPath(new URL('../forms/src/', import.meta.url));
 
 export default defineConfig({
   // .gz and .br beside each built file: the API serves them as they are (preCompressed), so a page
   // load costs no compression CPU and the browser fetches about a quarter of the bytes.
-  plugins: [react(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024, logLevel: 'silent' })],
+  plugins: [
+    react(),
+    compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024, logLevel: 'silent' }),
+    {
+      // node-polyglot (react-admin's translations) gets the native Object.entries instead of the
+      // `object.entries` polyfill package, whose machinery (~6 KB gzip) was in the entry chunk: see
+      // src/shims/objectEntries.ts. Build only: the dev server's pre-bundling keeps the package.
+      name: 'native-object-entries',
+      apply: 'build',
+      enforce: 'pre',
+      resolveId: (source) => (source === 'object.entries' ? fileURLToPath(new URL('./src/shims/objectEntries.ts', import.meta.url)) : null),
+    },
+  ],
   resolve: {
     // The shared contract is consumed from source, never from a built dist.
     alias: [
@@ -32,6 +45,16 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      treeshake: {
+        // @crisis/forms comes from source (the alias above), so nothing reads a "sideEffects" of its
+        // package.json: say it here. Its modules only define constants and functions (none registers
+        // or changes anything when imported), yet Rollup could not prove it of top-level calls like
+        // objectSchema(…), so such a module reached through core.ts's re-exports stayed in the entry
+        // chunk whole, with everything of it any page uses (the schemas: ~9 KB gzip the dashboard
+        // never runs). Now it goes where its exports are used.
+        // Everything else keeps the default (its package.json's "sideEffects", else side effects).
+        moduleSideEffects: (id) => !id.startsWith(formsSource),
+      },
       // The app, and the page a silent sign-in's hidden iframe lands on (no inline script in either).
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),

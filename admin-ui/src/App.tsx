@@ -1,5 +1,17 @@
 import { useMemo } from 'react';
-import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
+import { CssBaseline } from '@mui/material';
+import {
+  AdminContext,
+  AuthCallback,
+  AuthenticationError,
+  CoreAdminUI,
+  CustomRoutes,
+  Error as ErrorPage,
+  LoadingPage,
+  Resource,
+  defaultI18nProvider,
+  localStorageStore,
+} from 'react-admin';
 import { BrowserRouter, Navigate, Route } from 'react-router-dom';
 import { authProvider } from './auth/authProvider';
 import { changePasswordAllowed, demoToolsAllowed, navigationAllows } from './auth/routeGates';
@@ -68,8 +80,14 @@ const PLACEHOLDERS: Array<{ path: string; gate: string; title: string }> = [
 const RedirectToDashboard = () => <Navigate to="/dashboard" replace />;
 
 /**
- * react-admin on a browser router (real paths, deep links): <Admin> inside <BrowserRouter> uses it
- * instead of its default hash router. Rendered only once the session (user context) is loaded.
+ * react-admin on a browser router (real paths, deep links): the admin inside <BrowserRouter> uses
+ * it instead of its default hash router. Rendered only once the session (user context) is loaded.
+ *
+ * This is react-admin's <Admin> spelled out, as its documentation shows: AdminContext, then what
+ * AdminUI renders (CssBaseline around CoreAdminUI and the notification), with AdminUI's defaults
+ * for the pages not replaced here. <Admin> imports AdminUI, and AdminUI's defaults put react-admin's
+ * own layout (app bar, sidebar, menu, user menu, preferences inspector) and login page into the
+ * entry chunk: code this app never renders (AppLayout, loginPage={false}).
  */
 export function App({ session }: { session: Session }) {
   const dataProvider = useMemo(() => withUsers(createDataProvider()), []);
@@ -77,121 +95,131 @@ export function App({ session }: { session: Session }) {
   return (
     <SessionContext.Provider value={session}>
       <BrowserRouter>
-        <Admin
+        <AdminContext
           basename=""
-          title={session.settings.productName}
           dataProvider={dataProvider}
           authProvider={authProvider}
+          i18nProvider={defaultI18nProvider}
           store={store}
           theme={theme}
-          layout={AppLayout}
-          dashboard={RedirectToDashboard}
-          catchAll={NotFoundPage}
-          accessDenied={AccessDeniedPage}
-          notification={AppNotification}
-          requireAuth
-          loginPage={false}
-          disableTelemetry
         >
-          <Resource name="facilities" {...facilities} />
-          <Resource name="group-organizations" {...groups} />
-          <Resource name="payers" {...payers} />
-          <Resource name="billing-codes" {...billingCodes} />
-          <Resource name="patient-tags" {...patientTags} />
-          <Resource name="evaluation-forms" {...evaluationForms} />
-          <Resource name="users" {...users}>
-            <Route path="invite" element={<UserInvite />} />
-          </Resource>
-          <CustomRoutes>
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/activity" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogList /></Gate>} />
-            <Route path="/activity/:id" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogShow /></Gate>} />
-            <Route path="/new" element={<Navigate to="/me" replace />} />
-            <Route path="/me" element={<MyProfilePage />} />
-            <Route path="/me/:id" element={<MyProfilePage />} />
-            <Route
-              path="/change-password"
-              element={
-                <Gate allow={changePasswordAllowed}>
-                  <ChangePasswordPage />
-                </Gate>
-              }
-            />
-            <Route
-              path="/unlock-users"
-              element={
-                <Gate allow={(s) => navigationAllows(s, '/unlock-users')}>
-                  <UnlockUsersPage />
-                </Gate>
-              }
-            />
-            <Route
-              path="/cases/:id/insurances"
-              element={
-                <Gate allow={(s) => s.ability.can('read', 'CaseInsurance')}>
-                  <InsurancePage />
-                </Gate>
-              }
-            />
-            <Route path="/cases/past" element={<Gate allow={(s) => navigationAllows(s, '/cases/past')}><PastCasesPage /></Gate>} />
-            <Route path="/past-cases" element={<Navigate to="/cases/past" replace />} />
-            <Route path="/queue" element={<Gate allow={(s) => navigationAllows(s, '/queue')}><QueuePage /></Gate>} />
-            <Route path="/patients" element={<Gate allow={(s) => s.ability.can('list', 'Patient')}><PatientList /></Gate>} />
-            <Route path="/patients/merge" element={<Gate allow={(s) => s.ability.can('access', 'PatientMerge')}><PatientMergePage /></Gate>} />
-            <Route
-              path="/patients/:id/history"
-              element={
-                <Gate allow={(s) => s.ability.can('access', 'PatientHistory')}>
-                  <PatientHistoryPage />
-                </Gate>
-              }
-            />
-            <Route path="/terms-and-conditions" element={<TermsPage />} />
-            <Route path="/about-us" element={<AboutPage />} />
-            <Route
-              path="/demo-tools"
-              element={
-                <Gate allow={demoToolsAllowed}>
-                  <DemoToolsPage signedIn />
-                </Gate>
-              }
-            />
-            <Route
-              path="/facility/settings/*"
-              element={
-                <Gate allow={(s) => navigationAllows(s, '/facility/settings')}>
-                  <FacilitySettingsPage />
-                </Gate>
-              }
-            />
-            <Route
-              path="/itp-organization-settings/*"
-              element={
-                <Gate allow={(s) => navigationAllows(s, '/itp-organization-settings')}>
-                  <ItpOrganizationSettingsPage />
-                </Gate>
-              }
-            />
-            <Route path="/cases" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CaseList /></Gate>} />
-            <Route path="/cases/create" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseCreatePage /></Gate>} />
-            <Route path="/cases/create/search" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseSearchPage /></Gate>} />
-            <Route path="/cases/create/search/result" element={<Gate allow={(s) => s.ability.can('read', 'CaseSearchResult')}><CaseSearchResultPage /></Gate>} />
-            <Route path="/cases/:id" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CasePage /></Gate>} />
-            <Route path="/call-log/claim/:claimId" element={<Gate allow={(s) => s.ability.can('manage', 'Placement')}><CallLogPage /></Gate>} />
-            <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={evaluationScreenAllowed}><EvaluationPage /></Gate>} />
-            {PLACEHOLDERS.map((p) => (
-              <Route
-                key={p.path}
-                path={p.path}
-                element={
-                  <Gate allow={(s) => navigationAllows(s, p.gate)}>
-                    <ComingSoonPage title={p.title} />
-                  </Gate>
-                }
-              />
-            ))}
-          </CustomRoutes>
-        </Admin>
+          <CssBaseline enableColorScheme>
+            <CoreAdminUI
+              title={session.settings.productName}
+              layout={AppLayout}
+              dashboard={RedirectToDashboard}
+              catchAll={NotFoundPage}
+              accessDenied={AccessDeniedPage}
+              authCallbackPage={AuthCallback}
+              authenticationError={AuthenticationError}
+              error={ErrorPage}
+              loading={LoadingPage}
+              requireAuth
+              loginPage={false}
+              disableTelemetry
+            >
+              <Resource name="facilities" {...facilities} />
+              <Resource name="group-organizations" {...groups} />
+              <Resource name="payers" {...payers} />
+              <Resource name="billing-codes" {...billingCodes} />
+              <Resource name="patient-tags" {...patientTags} />
+              <Resource name="evaluation-forms" {...evaluationForms} />
+              <Resource name="users" {...users}>
+                <Route path="invite" element={<UserInvite />} />
+              </Resource>
+              <CustomRoutes>
+                <Route path="/dashboard" element={<DashboardPage />} />
+                <Route path="/activity" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogList /></Gate>} />
+                <Route path="/activity/:id" element={<Gate allow={(s) => navigationAllows(s, '/activity')}><AuditLogShow /></Gate>} />
+                <Route path="/new" element={<Navigate to="/me" replace />} />
+                <Route path="/me" element={<MyProfilePage />} />
+                <Route path="/me/:id" element={<MyProfilePage />} />
+                <Route
+                  path="/change-password"
+                  element={
+                    <Gate allow={changePasswordAllowed}>
+                      <ChangePasswordPage />
+                    </Gate>
+                  }
+                />
+                <Route
+                  path="/unlock-users"
+                  element={
+                    <Gate allow={(s) => navigationAllows(s, '/unlock-users')}>
+                      <UnlockUsersPage />
+                    </Gate>
+                  }
+                />
+                <Route
+                  path="/cases/:id/insurances"
+                  element={
+                    <Gate allow={(s) => s.ability.can('read', 'CaseInsurance')}>
+                      <InsurancePage />
+                    </Gate>
+                  }
+                />
+                <Route path="/cases/past" element={<Gate allow={(s) => navigationAllows(s, '/cases/past')}><PastCasesPage /></Gate>} />
+                <Route path="/past-cases" element={<Navigate to="/cases/past" replace />} />
+                <Route path="/queue" element={<Gate allow={(s) => navigationAllows(s, '/queue')}><QueuePage /></Gate>} />
+                <Route path="/patients" element={<Gate allow={(s) => s.ability.can('list', 'Patient')}><PatientList /></Gate>} />
+                <Route path="/patients/merge" element={<Gate allow={(s) => s.ability.can('access', 'PatientMerge')}><PatientMergePage /></Gate>} />
+                <Route
+                  path="/patients/:id/history"
+                  element={
+                    <Gate allow={(s) => s.ability.can('access', 'PatientHistory')}>
+                      <PatientHistoryPage />
+                    </Gate>
+                  }
+                />
+                <Route path="/terms-and-conditions" element={<TermsPage />} />
+                <Route path="/about-us" element={<AboutPage />} />
+                <Route
+                  path="/demo-tools"
+                  element={
+                    <Gate allow={demoToolsAllowed}>
+                      <DemoToolsPage signedIn />
+                    </Gate>
+                  }
+                />
+                <Route
+                  path="/facility/settings/*"
+                  element={
+                    <Gate allow={(s) => navigationAllows(s, '/facility/settings')}>
+                      <FacilitySettingsPage />
+                    </Gate>
+                  }
+                />
+                <Route
+                  path="/itp-organization-settings/*"
+                  element={
+                    <Gate allow={(s) => navigationAllows(s, '/itp-organization-settings')}>
+                      <ItpOrganizationSettingsPage />
+                    </Gate>
+                  }
+                />
+                <Route path="/cases" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CaseList /></Gate>} />
+                <Route path="/cases/create" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseCreatePage /></Gate>} />
+                <Route path="/cases/create/search" element={<Gate allow={(s) => s.ability.can('create', 'Case')}><CaseSearchPage /></Gate>} />
+                <Route path="/cases/create/search/result" element={<Gate allow={(s) => s.ability.can('read', 'CaseSearchResult')}><CaseSearchResultPage /></Gate>} />
+                <Route path="/cases/:id" element={<Gate allow={(s) => s.ability.can('read', 'Case')}><CasePage /></Gate>} />
+                <Route path="/call-log/claim/:claimId" element={<Gate allow={(s) => s.ability.can('manage', 'Placement')}><CallLogPage /></Gate>} />
+                <Route path="/cases/:id/requests/:requestId/evaluation" element={<Gate allow={evaluationScreenAllowed}><EvaluationPage /></Gate>} />
+                {PLACEHOLDERS.map((p) => (
+                  <Route
+                    key={p.path}
+                    path={p.path}
+                    element={
+                      <Gate allow={(s) => navigationAllows(s, p.gate)}>
+                        <ComingSoonPage title={p.title} />
+                      </Gate>
+                    }
+                  />
+                ))}
+              </CustomRoutes>
+            </CoreAdminUI>
+            <AppNotification />
+          </CssBaseline>
+        </AdminContext>
       </BrowserRouter>
     </SessionContext.Provider>
   );

@@ -1,6 +1,17 @@
-import { REQUIRED_MESSAGE, normalizeInput, type FieldError } from '@crisis/forms/core';
-import { SCHEMAS, validate, type SchemaName } from '@crisis/forms/validators';
+import { REQUIRED_MESSAGE, normalizeInput, setInternationalPhones, type FieldError } from '@crisis/forms/core';
+import { SCHEMAS, validate as validateSchema, type SchemaName } from '@crisis/forms/validators';
 import { fieldErrorsToObject } from '../data/codedError';
+import { internationalPhonesSetting } from './phone';
+
+/**
+ * `validate` of @crisis/forms/validators under the international-phones setting: the phone checks
+ * read it from @crisis/forms, which only the pages that validate load (the setting is kept by
+ * common/phone.tsx until then). Every validation of the admin UI goes through here.
+ */
+export function validate(name: SchemaName, data: unknown): FieldError[] {
+  setInternationalPhones(internationalPhonesSetting());
+  return validateSchema(name, data);
+}
 
 function valueAt(data: unknown, path: string): unknown {
   return path.split('.').reduce<any>((node, key) => (node == null ? undefined : node[key]), data);

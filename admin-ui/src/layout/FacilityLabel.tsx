@@ -1,7 +1,7 @@
 import { Box, Chip, Typography } from '@mui/material';
 import { useLocation } from 'react-router-dom';
-import { formatPhone } from '@crisis/forms/core';
 import { useSession } from '../auth/session';
+import { PhoneNumber } from '../common/phone';
 
 /** Facility users: facility and division name, and the ER line (hidden on cases pages for Referring). */
 export function FacilityLabel() {
@@ -19,7 +19,7 @@ export function FacilityLabel() {
       </Typography>
       {showEr && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }} data-testid="facility-label-er-line">
-          <Typography variant="caption">ER line: {formatPhone(label.erLine)}</Typography>
+          <Typography variant="caption">ER line: <PhoneNumber value={label.erLine} /></Typography>
           <Chip label="Toll free" size="small" sx={{ height: 18, fontSize: 11, bgcolor: 'transparent', border: '1px solid rgba(255,255,255,0.7)', color: 'inherit' }} />
         </Box>
       )}

@@ -30,10 +30,10 @@ import {
   type PastCaseItem,
   type RecencyClass,
 } from '@crisis/forms/core';
-import { validate } from '@crisis/forms/validators';
 import { useSession } from '../auth/session';
 import { ListPager } from '../common/ListPager';
 import { PageTitle } from '../common/PageTitle';
+import { validate } from '../common/schemaValidation';
 import { useDebounced } from '../common/useDebounced';
 import { useAppData, useAppQuery } from '../data/query';
 import { ActivityReportButton, ExportPdfButton, SummaryPdfButton } from '../cases/exports';

@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { PLAN_NAME_REQUIRED, normalizeInput, payerLookupEntries } from '@crisis/forms/core';
-import { validate } from '@crisis/forms/validators';
+import { validate } from '../../common/schemaValidation';
 import { isCodedError } from '../../data/codedError';
 import { useAppData } from '../../data/query';
 

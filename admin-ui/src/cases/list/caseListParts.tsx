@@ -14,9 +14,10 @@ import { useState } from 'react';
 import { TopToolbar } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import AddIcon from '@mui/icons-material/Add';
-import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay, formatPhone } from '@crisis/forms/core';
+import { HIGH_RISK_CRITERIA, durationTwoUnits, formatDay } from '@crisis/forms/core';
 import { useSession } from '../../auth/session';
 import { humanize } from '../../common/humanize';
+import { PhoneNumber } from '../../common/phone';
 import { FoundTotal } from '../../common/ReferenceList';
 
 /** A row of GET /api/cases. */
@@ -47,7 +48,8 @@ export const patientName = (r: { patient: { firstName: string; lastName: string 
 export const dob = (d: string | null | undefined) => (d ? formatDay(d.length === 10 ? `${d}T00:00:00` : d) : '');
 export const elapsed = (r: { timeElapsedSeconds: number }) => durationTwoUnits(r.timeElapsedSeconds * 1000);
 export const since = (iso: string | null) => (iso ? durationTwoUnits(Date.now() - Date.parse(iso)) : '—');
-export const phone = (p: string | null) => (p ? formatPhone(p) : '—');
+// The dashboard shows this table: the number without libphonenumber-js in the first load (common/phone.tsx).
+export const phone = (p: string | null) => (p ? <PhoneNumber value={p} /> : '—');
 
 /** Case criteria as chips; the six high-risk ones highlighted (spec 01 §3). */
 export function CriteriaChips({ criteria }: { criteria: string[] | null }) {
