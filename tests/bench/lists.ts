@@ -5,6 +5,7 @@
  *   and enabled filters, default sort (full name), a page of 25 with its total;
  * - GET /api/audit-log (1,000,000 bench entries over 90 days): the default range (the last day,
  *   newest first) and the same with the user text filter, a page of 25 with its total.
+ * Then the floor under them: GET /api/health and a bare SELECT 1 at 32 clients.
  * Run by `npm run bench` after seed/dist/bench-lists.js. BENCH_SECONDS sets each run's length.
  */
 import http from 'http';
@@ -92,6 +93,30 @@ async function main() {
       console.log(`  ratio    throughput API/SQL ${(api.rps / sql.rps).toFixed(2)}, p95 API/SQL ${(api.p95 / sql.p95).toFixed(2)} (${concurrency} clients)`);
       if (concurrency === 32) verdicts.push([`${c.title.split(' — ')[0]} ${c.sql === cases[2].sql ? '(text filter) ' : ''}API p95 < ${TARGET_P95_MS} ms at 32 clients (${api.p95.toFixed(1)} ms)`, api.p95 < TARGET_P95_MS]);
     }
+  }
+  // The floor under every 32-client row on this machine: the API's cheapest answer (no sign-in
+  // check, no database) and the database's cheapest statement, through the same load generator.
+  // A list whose p95 target is below what these two cost together cannot meet it here.
+  {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+    const health = new URL(`${API_URL}/api/health`);
+    const getHealth = () =>
+      new Promise<void>((resolve, reject) => {
+        http.get(health, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+        }).on('error', reject);
+      });
+    const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 32 });
+    await runLoad(getHealth, 32, 2);
+    const api = await runLoad(getHealth, 32, SECONDS);
+    await runLoad(async () => void (await pool.query('SELECT 1')), 32, 2);
+    const sql = await runLoad(async () => void (await pool.query('SELECT 1')), 32, SECONDS);
+    agent.destroy();
+    await pool.end();
+    console.log('\nThe floor at 32 clients: GET /api/health (no sign-in check, no database) and a bare SELECT 1');
+    console.log(`  API      ${fmt(api)}`);
+    console.log(`  bare SQL ${fmt(sql)}`);
   }
   const [l1, l5, l15] = os.loadavg();
   console.log(`\nMachine: ${os.cpus().length} cores, load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)} (1/5/15 min) at the end`);
