@@ -96,11 +96,11 @@ async function main() {
   }
 
   // 3. Status changes through the workflow: 8 coordinators, each on its own case.
-  const mine = (
-    await db.query(`SELECT id, status FROM cases WHERE status IN ('RecommendationReview_WaitingOnDecision', 'LocatingServices_ContactingServiceOrganization') ORDER BY id LIMIT 8`)
+  const candidates = (
+    await db.query(`SELECT id, status FROM cases WHERE status IN ('RecommendationReview_WaitingOnDecision', 'LocatingServices_ContactingServiceOrganization') ORDER BY id LIMIT 40`)
   ).rows as Array<{ id: number; status: string }>;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const lanes = mine.map((c) => ({ ...c }));
+  const lanes: Array<{ id: number; status: string }> = [];
   // Each concurrent client toggles its own case (two on one case would race on expectedStatus).
   const perLane = (k: number) => async () => {
     const lane = lanes[k];
@@ -111,8 +111,20 @@ async function main() {
     await request(agent, 'PUT', new URL(`${API_URL}/api/cases/${lane.id}/status`), accessToken, body);
     lane.status = body.status;
   };
-  // Warm-up starts each case's workflow (update-with-start).
-  for (const k of lanes.keys()) await perLane(k)();
+  // Warm-up starts each case's workflow (update-with-start). The production profile's Temporal
+  // keeps its workflows between runs while the dev profile's runs change the same database, so a
+  // kept workflow may know another status than the case row and refuse (409): such a case is
+  // left out, the next one taken.
+  let refused = 0;
+  for (const c of candidates) {
+    if (lanes.length === 8) break;
+    lanes.push({ ...c });
+    await perLane(lanes.length - 1)().catch(() => {
+      lanes.pop();
+      refused++;
+    });
+  }
+  if (refused) console.log(`  ${refused} case${refused > 1 ? 's' : ''} left out: ${refused > 1 ? 'their workflows' : 'its workflow'} refused the first change`);
   const r = await runLoad(laneTaskSerialPerLane(lanes.length, perLane), lanes.length, SECONDS);
   console.log(`\nPUT /api/cases/{id}/status (Temporal Update round trip, ${lanes.length} coordinators)\n  ${fmt(r)}`);
   verdicts.push(['status change p95 < 150 ms at 8 coordinators', r.p95 < 150 && r.errors === 0]);
