@@ -17,6 +17,9 @@ export const ClaimObjectType = {
 } as const;
 export type ClaimObjectType = (typeof ClaimObjectType)[keyof typeof ClaimObjectType];
 
+/** The claim object type under which medical information is edited (spec 01 §4). */
+export const MEDICAL_INFORMATION_CLAIM_TYPE = ClaimObjectType.CaseMedicalInformation;
+
 /** What an object id names: the API finds it and checks the user's scope on it. */
 export type ClaimObjectKind = 'case' | 'referringDivision';
 

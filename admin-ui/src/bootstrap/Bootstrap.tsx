@@ -94,7 +94,6 @@ async function boot(progress: (message: string) => void): Promise<Phase> {
   if (!context?.id) return { kind: 'error', message: 'Your profile could not be loaded.', action: 'retry' };
   markBoot('profile');
   const session = startSession(settings, context);
-  // Its library loads and the socket opens once the first screen that listens has painted (liveConnection.ts).
   startLiveConnection(user.access_token);
   followSignOutOfOtherTabs(settings);
   return { kind: 'ready', session };

@@ -73,7 +73,7 @@ export class AuditLogService {
     const page = auditLogPageSql({ ...q, scope }, now);
     // The time range alone (the default page) plans alike for any range; a text or an action decides its own plan.
     const plan = q.filter.user || q.filter.mainAction || q.filter.userId ? 'auto' : 'generic';
-    const { rows, total } = await windowedPage<unknown>(this.sequelize, page.sql, page.params, auditLogCountSql(q.filter, scope, now).sql, q.offset, undefined, { plan });
+    const { rows, total } = await windowedPage<unknown>(this.sequelize, page.sql, page.params, auditLogCountSql(q.filter, scope, now).sql, q.offset, { plan });
     return { items: rows.map(toRecord), total };
   }
 

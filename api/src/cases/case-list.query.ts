@@ -132,7 +132,6 @@ export async function listCases(sequelize: Sequelize, user: UserContext, q: List
     bind,
     `SELECT count(*)::int AS n FROM ${from} WHERE ${where.join(' AND ')}`,
     q.offset,
-    undefined,
     // A search's pattern decides its plan; the other pages plan alike for any status or role.
     { plan: text ? 'auto' : 'generic' },
   );

@@ -52,7 +52,7 @@ export async function listFinalized(sequelize: Sequelize, user: UserContext, q: 
     bind,
     `SELECT count(*)::int AS n FROM cases c WHERE ${where}`,
     q.offset,
-    countBind,
+    { countBind },
   );
   const audience = statusAudience(user);
   return { rows: result.rows.map((r) => ({ ...r, statusLabel: caseStatusLabel(r.status, audience) })), total: result.total };

@@ -3,7 +3,6 @@
  * by name in validation.ts SCHEMAS. Same conventions as schemas/*.ts: blank text arrives as null
  * (normalizeInput), dates are 'YYYY-MM-DD', date-times ISO 8601 with a zone.
  */
-import { ClaimObjectType } from '../claims';
 import { REQUEST_TYPES, type RequestType } from '../enums';
 import type { FieldError } from '../errors';
 import { US_STATE_CODES } from '../states';
@@ -875,8 +874,6 @@ export function normalizeMedicalInformation<T extends MedicalInformationInput>(i
   return out;
 }
 
-/** The claim object type under which medical information is edited (spec 01 §4; the claim rules in claims.ts). */
-export const MEDICAL_INFORMATION_CLAIM_TYPE = ClaimObjectType.CaseMedicalInformation;
 
 /**
  * Legal statuses a case may change to while contacting service organizations without asking for

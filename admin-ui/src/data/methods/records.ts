@@ -1,6 +1,6 @@
 import {
   CLAIM_DEFAULT_EXTEND_SECONDS,
-  ClaimObjectType,
+  MEDICAL_INFORMATION_CLAIM_TYPE,
   type CaseNoteRow,
   type ChangeLogRow,
   type Claim,
@@ -20,13 +20,6 @@ import {
 import { getAccessToken } from '../../auth/userManager';
 import { downloadFile } from '../download';
 import { http } from './http';
-
-/**
- * MEDICAL_INFORMATION_CLAIM_TYPE of @crisis/forms, by its definition: that constant lives among the
- * case schemas, and importing it put the whole module (every case schema, ~4 KB gzip) into the
- * entry chunk with the data provider.
- */
-const MEDICAL_INFORMATION_CLAIM_TYPE = ClaimObjectType.CaseMedicalInformation;
 
 const base = (id: number) => `/api/cases/${id}`;
 const medical = (caseId: number) => `${base(caseId)}/medical-information`;
